@@ -1,0 +1,104 @@
+package soap
+
+import "encoding/xml"
+
+// Namespace is the target namespace of both WSDLs and of their schemas. gosoap takes the body
+// element's namespace from the first schema's targetNamespace, so the two must be equal.
+const Namespace = "urn:flightalliance:v1"
+
+// Flight is one flight on the wire. Times are RFC 3339 UTC instants, Price a decimal string with
+// two fraction digits ("512.00"): the wire carries strings because gosoap sends nothing else.
+type Flight struct {
+	Flight    string `xml:"Flight"`
+	Seller    string `xml:"Seller"`
+	Src       string `xml:"Src"`
+	Dst       string `xml:"Dst"`
+	Departure string `xml:"Departure"`
+	Arrival   string `xml:"Arrival"`
+	Price     string `xml:"Price"`
+	Seats     int    `xml:"Seats"`
+}
+
+// Leg is a flight of a trip, tagged with the alliance that sells it.
+type Leg struct {
+	Flight    string `xml:"Flight"`
+	Seller    string `xml:"Seller"`
+	Alliance  string `xml:"Alliance"`
+	Src       string `xml:"Src"`
+	Dst       string `xml:"Dst"`
+	Departure string `xml:"Departure"`
+	Arrival   string `xml:"Arrival"`
+	Price     string `xml:"Price"`
+	Seats     int    `xml:"Seats"`
+}
+
+// Trip is a direct flight (one leg) or a connection (two legs); Price is the sum of the legs.
+type Trip struct {
+	Price string `xml:"Price"`
+	Legs  []Leg  `xml:"Legs"`
+}
+
+// GetTripsRequest is SellerService.getTrips. Date is an ISO date (2026-12-01). Sellers, when
+// given, restricts every leg to those sellers.
+type GetTripsRequest struct {
+	XMLName xml.Name `xml:"getTrips"`
+	Src     string   `xml:"Src"`
+	Dst     string   `xml:"Dst"`
+	Date    string   `xml:"Date"`
+	Sellers []string `xml:"Sellers,omitempty"`
+}
+
+// GetTripsResponse answers getTrips. Complete is false when some seller of the alliance could
+// not be asked; MissingSellers names them.
+type GetTripsResponse struct {
+	XMLName        xml.Name `xml:"getTripsResponse"`
+	Alliance       string   `xml:"Alliance"`
+	Trips          []Trip   `xml:"Trips"`
+	Complete       bool     `xml:"Complete"`
+	MissingSellers []string `xml:"MissingSellers,omitempty"`
+}
+
+// RelevantBySrcRequest is IntraClusterService.getRelevantFlightsBySrc: flights departing on Date
+// from Src, of the sellers this machine serves (restricted to Sellers when given).
+type RelevantBySrcRequest struct {
+	XMLName xml.Name `xml:"getRelevantFlightsBySrc"`
+	Src     string   `xml:"Src"`
+	Date    string   `xml:"Date"`
+	Sellers []string `xml:"Sellers,omitempty"`
+}
+
+// RelevantByDstRequest is IntraClusterService.getRelevantFlightsByDst: flights departing on
+// Date that arrive at Dst.
+type RelevantByDstRequest struct {
+	XMLName xml.Name `xml:"getRelevantFlightsByDst"`
+	Dst     string   `xml:"Dst"`
+	Date    string   `xml:"Date"`
+	Sellers []string `xml:"Sellers,omitempty"`
+}
+
+// RelevantFlightsResponse answers both getRelevantFlights operations. Sellers lists the sellers
+// the answer covers (the ones asked for that this machine holds), so that a caller can tell a
+// seller with no matching flight from a seller the machine does not hold.
+type RelevantFlightsResponse struct {
+	XMLName xml.Name `xml:"getRelevantFlightsResponse"`
+	Sellers []string `xml:"Sellers,omitempty"`
+	Flights []Flight `xml:"Flights"`
+}
+
+// SendSellerRequest is sendPrimarySeller / sendBackupSeller: one page of a seller's data.
+// Cursor is empty for the first page and the previous page's NextCursor afterwards.
+type SendSellerRequest struct {
+	XMLName    xml.Name `xml:"sendPrimarySeller"` // or sendBackupSeller; the server dispatches on the element
+	SellerName string   `xml:"sellerName"`
+	Cursor     string   `xml:"Cursor,omitempty"`
+}
+
+// SellerPage is one page of a seller's data. Version identifies the seller's data as a whole and
+// is the same on every page; NextCursor is empty on the last page.
+type SellerPage struct {
+	XMLName    xml.Name `xml:"sellerPage"`
+	Seller     string   `xml:"Seller"`
+	Version    string   `xml:"Version"`
+	Flights    []Flight `xml:"Flights"`
+	NextCursor string   `xml:"NextCursor,omitempty"`
+}
