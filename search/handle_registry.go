@@ -1,0 +1,176 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+
+	"github.com/go-chi/chi/v5"
+)
+
+var clusterRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// maxURILen bounds a registered URI.
+const maxURILen = 2048
+
+// RegisterBody is the JSON body of PUT /Services/FlightsSearchReg/Register/{clustername}.
+type RegisterBody struct {
+	URI string `json:"uri"`
+}
+
+// RegistrationList is the JSON body of GET /Services/FlightsSearchReg/.
+type RegistrationList struct {
+	TTLSeconds    float64        `json:"ttl_seconds"`
+	Registrations []Registration `json:"registrations"`
+}
+
+// UnregisterResult is the JSON body answering PUT /Services/FlightsSearchReg/Unregister.
+type UnregisterResult struct {
+	Removed []Registration `json:"removed"`
+}
+
+// handleRegister answers PUT /Services/FlightsSearchReg/Register/{clustername}: it adds,
+// refreshes or replaces the one delegate of that alliance.
+func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "clustername")
+	if err := ValidateClusterName(name); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if len(r.URL.Query()) > 0 {
+		writeError(w, http.StatusBadRequest, "Register takes no query parameters")
+		return
+	}
+	uri, err := decodeRegisterBody(r.Body)
+	if err != nil {
+		status := http.StatusBadRequest
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			status = http.StatusRequestEntityTooLarge
+		}
+		writeError(w, status, err.Error())
+		return
+	}
+	reg, replaced := s.reg.Register(name, uri)
+	if replaced != "" {
+		s.clients.forget(replaced)
+		s.log.Info("delegate replaced", "alliance", name, "uri", uri, "old_uri", replaced)
+	} else if reg.RegisteredAt.Equal(reg.LastSeen) {
+		s.log.Info("delegate registered", "alliance", name, "uri", uri)
+	}
+	writeJSON(w, http.StatusOK, reg)
+}
+
+// ValidateClusterName checks an alliance name as the search server accepts it.
+func ValidateClusterName(name string) error {
+	if !clusterRe.MatchString(name) {
+		return inputErr("clustername", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", clip(name))
+	}
+	return nil
+}
+
+func decodeRegisterBody(body io.Reader) (string, error) {
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	var b RegisterBody
+	if err := dec.Decode(&b); err != nil {
+		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return "", fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
+		}
+		return "", inputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\"}: %v", err)
+	}
+	if dec.More() {
+		return "", inputErr("body", "unexpected data after the JSON object")
+	}
+	if err := ValidateDelegateURI(b.URI); err != nil {
+		return "", err
+	}
+	return b.URI, nil
+}
+
+// ValidateDelegateURI checks a delegate's SellerService URL: absolute, http or https, with a host.
+func ValidateDelegateURI(uri string) error {
+	if uri == "" {
+		return inputErr("uri", "missing (the delegate's SellerService URL)")
+	}
+	if len(uri) > maxURILen {
+		return inputErr("uri", "%d bytes long, at most %d", len(uri), maxURILen)
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		return inputErr("uri", "%q is not a URL: %v", clip(uri), err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+		return inputErr("uri", "%q is not an absolute http(s) URL", clip(uri))
+	}
+	if u.User != nil || u.Fragment != "" {
+		return inputErr("uri", "%q must not carry user info or a fragment", clip(uri))
+	}
+	return nil
+}
+
+// handleUnregister answers PUT /Services/FlightsSearchReg/Unregister: without parameters it
+// removes the registrations whose URI host is the caller's address; ?cluster=NAME removes that
+// alliance's. Removing nothing is not an error (the PUT is idempotent).
+func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		vals := q[name]
+		if name != "cluster" {
+			writeError(w, http.StatusBadRequest, inputErr(name, "unknown parameter (expected cluster)").Error())
+			return
+		}
+		if len(vals) > 1 {
+			writeError(w, http.StatusBadRequest, inputErr(name, "given %d times, expected once", len(vals)).Error())
+			return
+		}
+	}
+	res := UnregisterResult{Removed: []Registration{}}
+	if vals, ok := q["cluster"]; ok {
+		if !clusterRe.MatchString(vals[0]) {
+			writeError(w, http.StatusBadRequest, inputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", clip(vals[0])).Error())
+			return
+		}
+		if reg, ok := s.reg.Remove(vals[0]); ok {
+			res.Removed = append(res.Removed, reg)
+		}
+	} else {
+		ip, err := callerIP(r)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		res.Removed = append(res.Removed, s.reg.RemoveByHost(ip)...)
+	}
+	for _, reg := range res.Removed {
+		s.clients.forget(reg.URI)
+		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func callerIP(r *http.Request) (net.IP, error) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return nil, fmt.Errorf("caller address %q is not an IP address; unregister with ?cluster=NAME", clip(r.RemoteAddr))
+	}
+	return ip, nil
+}
+
+// handleList answers GET /Services/FlightsSearchReg/.
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, RegistrationList{
+		TTLSeconds:    s.cfg.RegistrationTTL.Seconds(),
+		Registrations: s.live(),
+	})
+}

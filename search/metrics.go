@@ -1,0 +1,49 @@
+package search
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics are the server's Prometheus series, on a registry of its own (no global state).
+type metrics struct {
+	reg            *prometheus.Registry
+	requests       *prometheus.CounterVec   // route, code
+	requestSeconds *prometheus.HistogramVec // route
+	fanoutSeconds  prometheus.Histogram
+	delegateErrors *prometheus.CounterVec // alliance, reason
+}
+
+func newMetrics(registrations func() int) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "search_http_requests_total",
+			Help: "HTTP requests answered, by route pattern and status code.",
+		}, []string{"route", "code"}),
+		requestSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "search_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by route pattern.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2.5, 12),
+		}, []string{"route"}),
+		fanoutSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "search_fanout_duration_seconds",
+			Help:    "Time from asking every registered delegate to having every answer or timeout.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2.5, 12),
+		}),
+		delegateErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "search_delegate_errors_total",
+			Help: "Delegate calls that gave no usable answer, by alliance and reason (timeout, fault, transport, malformed).",
+		}, []string{"alliance", "reason"}),
+	}
+	m.reg.MustRegister(
+		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "search_registrations",
+			Help: "Unexpired delegate registrations.",
+		}, func() float64 { return float64(registrations()) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}

@@ -1,0 +1,65 @@
+package search
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// maxBodyBytes bounds every request body; no route of this server needs more.
+const maxBodyBytes = 64 << 10
+
+// observe logs every request and counts it by route pattern (never by raw path, so that the
+// metric's cardinality stays bounded) and status code.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+
+		route := "unmatched"
+		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+			route = rc.RoutePattern()
+		}
+		status := ww.Status()
+		if status == 0 {
+			status = http.StatusOK
+		}
+		elapsed := time.Since(start)
+		s.metrics.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+		s.metrics.requestSeconds.WithLabelValues(route).Observe(elapsed.Seconds())
+		s.log.LogAttrs(r.Context(), levelFor(status), "http request",
+			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+			slog.Int("status", status), slog.Int("bytes", ww.BytesWritten()),
+			slog.Duration("duration", elapsed), slog.String("remote", r.RemoteAddr))
+	})
+}
+
+// recoverPanic turns a handler panic into a logged 500 instead of a dropped connection.
+func (s *Server) recoverPanic(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("handler panic", "path", r.URL.Path, "panic", v)
+				writeError(w, http.StatusInternalServerError, "internal error")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
+}

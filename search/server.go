@@ -1,0 +1,138 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// ErrInvalidConfig is wrapped by New's errors about its Config.
+var ErrInvalidConfig = errors.New("invalid search server config")
+
+// Config is what a search server needs; the zero value of each field means its default.
+type Config struct {
+	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
+	DelegateTimeout time.Duration // deadline of each getTrips call; default 3s
+	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
+	Dial            DialFunc      // the client of a delegate URI; required (cmd/search uses the SOAP client)
+	Logger          *slog.Logger  // default slog.Default()
+	Now             func() time.Time
+}
+
+// Server is the search server. Create it with New; it is safe for concurrent use.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	reg     *Registry
+	clients *clientCache
+	metrics *metrics
+	handler http.Handler
+}
+
+// New validates cfg, fills in defaults and builds the server's routes.
+func New(cfg Config) (*Server, error) {
+	if cfg.RegistrationTTL == 0 {
+		cfg.RegistrationTTL = 30 * time.Second
+	}
+	if cfg.DelegateTimeout == 0 {
+		cfg.DelegateTimeout = 3 * time.Second
+	}
+	if cfg.ShutdownTimeout == 0 {
+		cfg.ShutdownTimeout = 10 * time.Second
+	}
+	switch {
+	case cfg.RegistrationTTL < 0:
+		return nil, fmt.Errorf("%w: RegistrationTTL %s is negative", ErrInvalidConfig, cfg.RegistrationTTL)
+	case cfg.DelegateTimeout < 0:
+		return nil, fmt.Errorf("%w: DelegateTimeout %s is negative", ErrInvalidConfig, cfg.DelegateTimeout)
+	case cfg.ShutdownTimeout < 0:
+		return nil, fmt.Errorf("%w: ShutdownTimeout %s is negative", ErrInvalidConfig, cfg.ShutdownTimeout)
+	case cfg.Dial == nil:
+		return nil, fmt.Errorf("%w: Dial is nil", ErrInvalidConfig)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
+		clients: newClientCache(cfg.Dial),
+	}
+	s.metrics = newMetrics(s.reg.Len)
+	s.handler = s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes))
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", clip(r.URL.Path)))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, clip(r.URL.Path)))
+	})
+	r.Get("/Services/FlightsSearch/flight", s.handleSearch)
+	r.Put("/Services/FlightsSearchReg/Register/{clustername}", s.handleRegister)
+	r.Put("/Services/FlightsSearchReg/Unregister", s.handleUnregister)
+	r.Get("/Services/FlightsSearchReg/", s.handleList)
+	r.Get("/Services/FlightsSearchReg", s.handleList)
+	r.Get("/openapi.json", handleOpenAPI)
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	return r
+}
+
+// Handler is the server's HTTP handler (every route of API.md plus /openapi.json, /healthz and
+// /metrics), for use under an http.Server of the caller's or in tests.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Registry is the server's registrations (read-mostly; HTTP is the normal way to change them).
+func (s *Server) Registry() *Registry { return s.reg }
+
+// Serve answers on l until ctx is done, then stops accepting, waits up to ShutdownTimeout for
+// requests in flight and returns nil. Any other end is an error.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      s.cfg.DelegateTimeout + 10*time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	s.log.Info("search server listening", "addr", l.Addr().String(),
+		"registration_ttl", s.cfg.RegistrationTTL, "delegate_timeout", s.cfg.DelegateTimeout)
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve %s: %w", l.Addr(), err)
+	case <-ctx.Done():
+	}
+	s.log.Info("search server shutting down", "addr", l.Addr().String())
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown %s: %w", l.Addr(), err)
+	}
+	<-errc // http.ErrServerClosed
+	return nil
+}
