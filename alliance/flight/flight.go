@@ -1,0 +1,76 @@
+package flight
+
+import (
+	"time"
+)
+
+// Flight is one scheduled flight of one seller, as in a row of the seller's CSV file.
+type Flight struct {
+	Number    string    // unique within the seller; see ValidFlightNumber
+	Seller    string    // see ValidSeller
+	Src, Dst  string    // IATA airport codes, Src != Dst
+	Departure time.Time // an instant; UTC in everything this package returns
+	Arrival   time.Time // after Departure
+	Price     Cents     // non-negative
+	Seats     int       // seats for sale, non-negative
+}
+
+// Key identifies a flight across the alliance: flight numbers are unique only within a seller.
+type Key struct{ Seller, Number string }
+
+// Key is the flight's alliance-wide identity.
+func (f Flight) Key() Key { return Key{Seller: f.Seller, Number: f.Number} }
+
+// ValidIATA reports whether code is an IATA airport code: exactly three upper-case ASCII letters.
+func ValidIATA(code string) bool {
+	return len(code) == 3 && isUpper(code[0]) && isUpper(code[1]) && isUpper(code[2])
+}
+
+// ValidSeller reports whether code is a seller code: 2 to 8 characters, each an upper-case
+// ASCII letter or a digit ("LY", "UA", "3K", "STAR1"). The code names the seller's data file
+// (<code>.csv), so the rule also keeps it a safe file name.
+func ValidSeller(code string) bool { return upperAlnum(code, 2, 8) }
+
+// ValidFlightNumber reports whether number is a flight number: 1 to 16 characters, each an
+// upper-case ASCII letter or a digit ("LY001").
+func ValidFlightNumber(number string) bool { return upperAlnum(number, 1, 16) }
+
+// Validate checks the rules of API.md that concern one flight alone. The error is a *FieldError
+// naming the first bad field. Times are instants: their location does not matter here (the CSV
+// form is always UTC, and NewSeller stores them in UTC).
+func (f Flight) Validate() error {
+	switch {
+	case !ValidFlightNumber(f.Number):
+		return fieldErrorf("flight", "%q is not a flight number (1-16 of A-Z, 0-9)", f.Number)
+	case !ValidSeller(f.Seller):
+		return fieldErrorf("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", f.Seller)
+	case !ValidIATA(f.Src):
+		return fieldErrorf("src", "%q is not an IATA airport code (three upper-case letters)", f.Src)
+	case !ValidIATA(f.Dst):
+		return fieldErrorf("dst", "%q is not an IATA airport code (three upper-case letters)", f.Dst)
+	case f.Src == f.Dst:
+		return fieldErrorf("dst", "%s equals src", f.Dst)
+	case !f.Arrival.After(f.Departure):
+		return fieldErrorf("arrival", "%s is not after departure %s",
+			f.Arrival.Format(time.RFC3339Nano), f.Departure.Format(time.RFC3339Nano))
+	case f.Price < 0:
+		return fieldErrorf("price", "%s is negative", f.Price)
+	case f.Seats < 0:
+		return fieldErrorf("seats", "%d is negative", f.Seats)
+	}
+	return nil
+}
+
+func upperAlnum(s string, minLen, maxLen int) bool {
+	if len(s) < minLen || len(s) > maxLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isUpper(s[i]) && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
