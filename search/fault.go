@@ -1,6 +1,13 @@
 package search
 
+import (
+	"errors"
+
+	"flightalliance/soap"
+)
+
 // isFault reports whether err is a SOAP Fault: the delegate answered, and refused.
 func isFault(err error) bool {
-	return false // TODO(search): errors.As(err, new(*soap.Fault)) once soap.Fault lands
+	_, ok := errors.AsType[*soap.Fault](err)
+	return ok
 }
