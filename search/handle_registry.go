@@ -44,7 +44,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if len(r.URL.Query()) > 0 {
+	if r.URL.RawQuery != "" {
 		writeError(w, http.StatusBadRequest, "Register takes no query parameters")
 		return
 	}
@@ -119,7 +119,11 @@ func ValidateDelegateURI(uri string) error {
 // removes the registrations whose URI host is the caller's address; ?cluster=NAME removes that
 // alliance's. Removing nothing is not an error (the PUT is idempotent).
 func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("query string: %v", err))
+		return
+	}
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		vals := q[name]
 		if name != "cluster" {

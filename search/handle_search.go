@@ -2,12 +2,21 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 )
 
 // handleSearch answers GET /Services/FlightsSearch/flight.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
-	q, err := ParseQuery(r.URL.Query())
+	// r.URL.Query() silently drops malformed pairs ("servers=LY;UA" would vanish and widen the
+	// search), so the raw query is parsed strictly.
+	v, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("query string: %v", err))
+		return
+	}
+	q, err := ParseQuery(v)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

@@ -1,0 +1,87 @@
+package search
+
+import (
+	"net"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is a settable clock for the registry's pure logic; the server tests use real time.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func names(regs []Registration) []string {
+	var out []string
+	for _, r := range regs {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func TestRegistryRefreshReplaceAndExpire(t *testing.T) {
+	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	r := NewRegistry(30*time.Second, clk.now)
+
+	first, replaced := r.Register("star", "http://10.0.0.1:8101/Services/SellerService")
+	if replaced != "" || !first.ExpiresAt.Equal(first.LastSeen.Add(30*time.Second)) {
+		t.Fatalf("first registration = %+v, replaced %q", first, replaced)
+	}
+	clk.advance(20 * time.Second)
+	refreshed, replaced := r.Register("star", "http://10.0.0.1:8101/Services/SellerService")
+	if replaced != "" || !refreshed.RegisteredAt.Equal(first.RegisteredAt) || !refreshed.LastSeen.After(first.LastSeen) {
+		t.Fatalf("refresh = %+v, replaced %q; want same registered_at, later last_seen", refreshed, replaced)
+	}
+	clk.advance(20 * time.Second) // 40s after the first registration, 20s after the refresh
+	if got := names(r.Live()); !slices.Equal(got, []string{"star"}) {
+		t.Fatalf("live = %v: a refreshed registration expired", got)
+	}
+	moved, replaced := r.Register("star", "http://10.0.0.2:8101/Services/SellerService")
+	if replaced != "http://10.0.0.1:8101/Services/SellerService" || !moved.RegisteredAt.Equal(clk.now()) {
+		t.Fatalf("replace = %+v, replaced %q", moved, replaced)
+	}
+	r.Register("sky", "http://10.0.0.3:8101/Services/SellerService")
+	if got := names(r.Live()); !slices.Equal(got, []string{"sky", "star"}) {
+		t.Fatalf("live = %v, want [sky star]", got)
+	}
+	clk.advance(30 * time.Second)
+	if got := r.Live(); len(got) != 0 || r.Len() != 0 {
+		t.Fatalf("live after the TTL = %v, want none", names(got))
+	}
+}
+
+func TestRegistryRemoveByHost(t *testing.T) {
+	clk := &fakeClock{t: time.Now()}
+	r := NewRegistry(time.Minute, clk.now)
+	r.Register("a", "http://10.0.0.1:8101/Services/SellerService")
+	r.Register("b", "http://10.0.0.1:9000/x")
+	r.Register("c", "http://10.0.0.2:8101/Services/SellerService")
+	r.Register("d", "http://[::1]:8101/Services/SellerService")
+	r.Register("e", "http://localhost:8101/Services/SellerService")
+
+	if got := names(r.RemoveByHost(net.ParseIP("10.0.0.1"))); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("removed %v, want [a b]", got)
+	}
+	if got := names(r.RemoveByHost(net.ParseIP("::1"))); !slices.Equal(got, []string{"d", "e"}) {
+		t.Errorf("removed %v, want [d e] (localhost is loopback)", got)
+	}
+	if got := names(r.Live()); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("left %v, want [c]", got)
+	}
+	if _, ok := r.Remove("c"); !ok {
+		t.Error("Remove(c) found nothing")
+	}
+	if _, ok := r.Remove("c"); ok {
+		t.Error("Remove(c) twice found it twice")
+	}
+}
