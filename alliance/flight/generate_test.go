@@ -61,7 +61,7 @@ func TestGenerateIsRealistic(t *testing.T) {
 				t.Fatalf("%s: %s flies between unknown airports %s-%s", code, f.Number, f.Src, f.Dst)
 			}
 			km := DistanceKm(from, to)
-			want := time.Duration((km/800*60+30)*float64(time.Minute))
+			want := time.Duration((km/800*60 + 30) * float64(time.Minute))
 			if got := f.Arrival.Sub(f.Departure); got < want || got > want+6*time.Minute {
 				t.Fatalf("%s %s-%s (%.0f km) takes %v; want about %v", f.Number, f.Src, f.Dst, km, got, want)
 			}
