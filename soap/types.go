@@ -6,6 +6,17 @@ import "encoding/xml"
 // element's namespace from the first schema's targetNamespace, so the two must be equal.
 const Namespace = "urn:flightalliance:v1"
 
+// The wire follows document/literal wrapped conventions: the request element is named after its
+// operation, the response element is the operation's name plus "Response", and every child
+// element is qualified by Namespace (elementFormDefault="qualified"). A repeated element is one
+// list item per occurrence (<Sellers>LY</Sellers><Sellers>UA</Sellers>).
+//
+// Types shared by two operations (SendSellerRequest, SellerPage, RelevantFlightsResponse) carry
+// an untagged XMLName: the element name depends on the operation, the handler and the client set
+// and check it, and after decoding XMLName holds the name that was on the wire.
+//
+// Keep the schemas in wsdl_schema.go in step with these types: wsdl_test.go compares them.
+
 // Flight is one flight on the wire. Times are RFC 3339 UTC instants, Price a decimal string with
 // two fraction digits ("512.00"): the wire carries strings because gosoap sends nothing else.
 type Flight struct {
@@ -53,7 +64,7 @@ type GetTripsRequest struct {
 type GetTripsResponse struct {
 	XMLName        xml.Name `xml:"getTripsResponse"`
 	Alliance       string   `xml:"Alliance"`
-	Trips          []Trip   `xml:"Trips"`
+	Trips          []Trip   `xml:"Trips,omitempty"`
 	Complete       bool     `xml:"Complete"`
 	MissingSellers []string `xml:"MissingSellers,omitempty"`
 }
@@ -76,29 +87,31 @@ type RelevantByDstRequest struct {
 	Sellers []string `xml:"Sellers,omitempty"`
 }
 
-// RelevantFlightsResponse answers both getRelevantFlights operations. Sellers lists the sellers
+// RelevantFlightsResponse answers both getRelevantFlights operations (as
+// getRelevantFlightsBySrcResponse or getRelevantFlightsByDstResponse). Sellers lists the sellers
 // the answer covers (the ones asked for that this machine holds), so that a caller can tell a
 // seller with no matching flight from a seller the machine does not hold.
 type RelevantFlightsResponse struct {
-	XMLName xml.Name `xml:"getRelevantFlightsResponse"`
+	XMLName xml.Name
 	Sellers []string `xml:"Sellers,omitempty"`
-	Flights []Flight `xml:"Flights"`
+	Flights []Flight `xml:"Flights,omitempty"`
 }
 
 // SendSellerRequest is sendPrimarySeller / sendBackupSeller: one page of a seller's data.
 // Cursor is empty for the first page and the previous page's NextCursor afterwards.
 type SendSellerRequest struct {
-	XMLName    xml.Name `xml:"sendPrimarySeller"` // or sendBackupSeller; the server dispatches on the element
-	SellerName string   `xml:"sellerName"`
-	Cursor     string   `xml:"Cursor,omitempty"`
+	XMLName    xml.Name
+	SellerName string `xml:"sellerName"`
+	Cursor     string `xml:"Cursor,omitempty"`
 }
 
-// SellerPage is one page of a seller's data. Version identifies the seller's data as a whole and
-// is the same on every page; NextCursor is empty on the last page.
+// SellerPage is one page of a seller's data (as sendPrimarySellerResponse or
+// sendBackupSellerResponse). Version identifies the seller's data as a whole and is the same on
+// every page; NextCursor is empty on the last page.
 type SellerPage struct {
-	XMLName    xml.Name `xml:"sellerPage"`
+	XMLName    xml.Name
 	Seller     string   `xml:"Seller"`
 	Version    string   `xml:"Version"`
-	Flights    []Flight `xml:"Flights"`
+	Flights    []Flight `xml:"Flights,omitempty"`
 	NextCursor string   `xml:"NextCursor,omitempty"`
 }

@@ -1,0 +1,209 @@
+package soap
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/tiaguinho/gosoap"
+)
+
+// Client defaults, used when ClientOptions leaves a field zero.
+const (
+	DefaultTimeout         = 10 * time.Second
+	DefaultMaxResponseBody = 32 << 20
+)
+
+// Errors a caller may branch on. A fault answered by the remote side is a *Fault instead, and a
+// call cut short by its context wraps the context's error.
+var (
+	ErrResponseTooLarge = errors.New("response body exceeds the client's limit")
+	ErrBadResponse      = errors.New("unexpected SOAP response")
+)
+
+// ClientOptions configures SellerClient and IntraClient.
+type ClientOptions struct {
+	// Timeout bounds each call, the WSDL fetch included, on top of the context's own deadline.
+	// Zero means HTTPClient.Timeout when that is set, else DefaultTimeout.
+	Timeout time.Duration
+	// MaxBody caps a response body (and the WSDL) in bytes; 0 means DefaultMaxResponseBody.
+	MaxBody int64
+	// HTTPClient lends its Transport (connection pool, TLS settings); its other fields are not
+	// used. Nil means a transport of the client's own.
+	HTTPClient *http.Client
+}
+
+// caller is the machinery SellerClient and IntraClient share: one remote service, its WSDL, and
+// a call that runs through gosoap.
+//
+// gosoap's Client has no context, fetches the WSDL once and keeps a failed fetch forever, and
+// shares one http.Client among concurrent calls. So caller fetches and checks the WSDL itself
+// (with the call's context, keeping only a good one), and makes a throwaway gosoap.Client per
+// call whose transport serves that WSDL from memory and attaches the call's context to the POST:
+// cancelling the context or reaching the timeout aborts the HTTP exchange at once, and no
+// goroutine outlives the call.
+type caller struct {
+	serviceURL string
+	wsdlURL    string
+	urlErr     error
+	timeout    time.Duration
+	maxBody    int64
+	transport  http.RoundTripper
+	wsdl       atomic.Pointer[[]byte] // the last good WSDL; nil until fetched, or after a transport error
+}
+
+func newCaller(serviceURL string, opts ClientOptions) *caller {
+	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxResponseBody
+	}
+	if opts.HTTPClient != nil {
+		c.transport = opts.HTTPClient.Transport
+		if c.timeout <= 0 {
+			c.timeout = opts.HTTPClient.Timeout
+		}
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 32
+		c.transport = t
+	}
+	u, err := url.Parse(serviceURL)
+	switch {
+	case err != nil:
+		c.urlErr = fmt.Errorf("soap: service URL %q: %w", serviceURL, err)
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		c.urlErr = fmt.Errorf("soap: service URL %q: want http://host:port/path", serviceURL)
+	default:
+		if u.RawQuery == "" {
+			u.RawQuery = "wsdl"
+		} else {
+			u.RawQuery += "&wsdl"
+		}
+		c.wsdlURL = u.String()
+	}
+	return c
+}
+
+// call sends req as the operation op and decodes the op+"Response" element into resp.
+func (c *caller) call(ctx context.Context, op string, req, resp any) error {
+	if c.urlErr != nil {
+		return c.urlErr
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	params, err := toParams(req)
+	if err != nil {
+		return fmt.Errorf("soap %s: %w", op, err)
+	}
+	doc, err := c.definitions(ctx)
+	if err != nil {
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+	}
+	t := &callTransport{ctx: ctx, base: c.transport, wsdlURL: c.wsdlURL, wsdl: doc, maxBody: c.maxBody}
+	gc, err := gosoap.SoapClientWithConfig(c.wsdlURL, &http.Client{Transport: t}, &gosoap.Config{})
+	if err != nil {
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+	}
+	res, err := gc.Call(op, params)
+	if err != nil {
+		return c.callError(ctx, op, t, err)
+	}
+	if err := decodeResponse(res.Body, op+"Response", resp); err != nil {
+		var f *Fault
+		if errors.As(err, &f) {
+			return f
+		}
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+	}
+	if t.status != 0 {
+		return fmt.Errorf("soap %s %s: %w: HTTP status %d with a response that is no fault", op, c.serviceURL, ErrBadResponse, t.status)
+	}
+	return nil
+}
+
+// callError explains why gosoap failed, from what the call's transport saw: gosoap's own errors
+// do not unwrap, so the context's error, a transport error or ErrResponseTooLarge is taken from
+// there.
+func (c *caller) callError(ctx context.Context, op string, t *callTransport, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, context.Cause(ctx))
+	case errors.Is(t.err, ErrResponseTooLarge):
+		return fmt.Errorf("soap %s %s: %w (%d bytes)", op, c.serviceURL, t.err, c.maxBody)
+	case t.err != nil:
+		c.wsdl.Store(nil) // the remote may have moved or restarted: read its WSDL again
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, t.err)
+	case t.status != 0:
+		return fmt.Errorf("soap %s %s: HTTP status %d", op, c.serviceURL, t.status)
+	default:
+		return fmt.Errorf("soap %s %s: %v", op, c.serviceURL, err)
+	}
+}
+
+// definitions returns the remote's WSDL, fetching it when none is held. Only a WSDL that
+// parses and can drive gosoap is kept, so a failed fetch is retried by the next call.
+func (c *caller) definitions(ctx context.Context) ([]byte, error) {
+	if doc := c.wsdl.Load(); doc != nil {
+		return *doc, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.wsdlURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("fetch WSDL: %w", err)
+	}
+	resp, err := c.transport.RoundTrip(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetch WSDL %s: HTTP status %s", c.wsdlURL, resp.Status)
+	}
+	doc, err := io.ReadAll(&cappedBody{r: resp.Body, left: c.maxBody})
+	if err != nil {
+		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
+	}
+	if _, err := parseWSDL(doc); err != nil {
+		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
+	}
+	c.wsdl.Store(&doc)
+	return doc, nil
+}
+
+// decodeResponse decodes the inner XML of a response's soap:Body: a soap:Fault becomes a *Fault,
+// the element want is decoded into v, anything else is ErrBadResponse.
+func decodeResponse(body []byte, want string, v any) error {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	start, err := nextElement(d)
+	switch {
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w: empty soap:Body, want <%s>", ErrBadResponse, want)
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrBadResponse, err)
+	}
+	switch start.Name.Local {
+	case "Fault":
+		var wf wireFault
+		if err := d.DecodeElement(&wf, &start); err != nil {
+			return fmt.Errorf("%w: soap:Fault: %v", ErrBadResponse, err)
+		}
+		return &Fault{Code: wf.Code, String: wf.String, Detail: wf.Detail}
+	case want:
+		if err := d.DecodeElement(v, &start); err != nil {
+			return fmt.Errorf("%w: <%s>: %v", ErrBadResponse, want, err)
+		}
+		return nil
+	default:
+		return fmt.Errorf("%w: got <%s>, want <%s>", ErrBadResponse, start.Name.Local, want)
+	}
+}

@@ -1,0 +1,16 @@
+// Package soap is the SOAP 1.1 edge of an airline server: the wire types of SellerService and
+// IntraClusterService, their WSDL documents, a server-side handler that decodes envelopes and
+// dispatches to typed operations, and typed clients built on github.com/tiaguinho/gosoap.
+//
+// Server side, NewHandler turns a Service (a set of operations made with Op) into an
+// http.Handler: POST carries a call, GET ?wsdl returns the WSDL whose soap:address is the
+// advertised URL. Whatever a caller sends — malformed, oversized, unknown — it gets a SOAP Fault,
+// never a crash or a hang; a panicking operation becomes a Server fault.
+//
+// Client side, SellerClient and IntraClient are made once per remote machine and shared; every
+// call honours its context and a per-client timeout, caps the response size, and reports a
+// remote fault as a *Fault.
+//
+// This package must not know the domain: it validates envelopes, not airports, dates or
+// prices (the airline server does that), and it imports only the standard library and gosoap.
+package soap

@@ -1,0 +1,94 @@
+package soap
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+)
+
+// callTransport is the http.RoundTripper of one call through gosoap. It serves gosoap's WSDL
+// fetch from memory, attaches the call's context to the POST, caps the response body, and
+// rewrites an HTTP error status that carries XML to 200: gosoap drops the body of any status
+// >= 400, and a SOAP 1.1 fault comes with HTTP 500.
+//
+// gosoap runs the whole exchange on the caller's goroutine, so the fields need no lock.
+type callTransport struct {
+	ctx     context.Context
+	base    http.RoundTripper
+	wsdlURL string
+	wsdl    []byte
+	maxBody int64
+
+	err    error // the exchange failed: a transport error or ErrResponseTooLarge
+	status int   // the HTTP error status rewritten to 200, if any
+}
+
+func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && req.URL.String() == t.wsdlURL {
+		return &http.Response{
+			Status:        "200 OK",
+			StatusCode:    http.StatusOK,
+			Proto:         "HTTP/1.1",
+			ProtoMajor:    1,
+			ProtoMinor:    1,
+			Header:        http.Header{"Content-Type": {"text/xml; charset=utf-8"}},
+			Body:          io.NopCloser(bytes.NewReader(t.wsdl)),
+			ContentLength: int64(len(t.wsdl)),
+			Request:       req,
+		}, nil
+	}
+	resp, err := t.base.RoundTrip(req.WithContext(t.ctx))
+	if err != nil {
+		t.err = err
+		return nil, err
+	}
+	resp.Body = &cappedBody{r: resp.Body, left: t.maxBody, failed: &t.err}
+	if resp.StatusCode >= 400 && isXML(resp.Header.Get("Content-Type")) {
+		t.status = resp.StatusCode
+		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+	} else if resp.StatusCode >= 300 {
+		t.status = resp.StatusCode
+	}
+	return resp, nil
+}
+
+func isXML(contentType string) bool {
+	media, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (media == "text/xml" || media == "application/xml" || media == "application/soap+xml")
+}
+
+// cappedBody reads at most left bytes and fails with ErrResponseTooLarge beyond them, where
+// io.LimitReader would end silently and leave a truncated document to be misread.
+type cappedBody struct {
+	r      io.ReadCloser
+	left   int64
+	failed *error // when set, receives ErrResponseTooLarge
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.tooLarge()
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n + int(b.left), b.tooLarge()
+	}
+	return n, err
+}
+
+func (b *cappedBody) tooLarge() error {
+	err := fmt.Errorf("%w", ErrResponseTooLarge)
+	if b.failed != nil {
+		*b.failed = err
+	}
+	return err
+}
+
+func (b *cappedBody) Close() error { return b.r.Close() }

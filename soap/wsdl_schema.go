@@ -1,0 +1,108 @@
+package soap
+
+// The XML Schemas of the two services, one element or complex type per Go type of types.go,
+// children in field order. A slice is maxOccurs="unbounded", a field tagged omitempty is
+// minOccurs="0"; wsdl_test.go checks both schemas against the Go types.
+
+const flightType = `
+      <xsd:complexType name="Flight">
+        <xsd:sequence>
+          <xsd:element name="Flight" type="xsd:string"/>
+          <xsd:element name="Seller" type="xsd:string"/>
+          <xsd:element name="Src" type="xsd:string"/>
+          <xsd:element name="Dst" type="xsd:string"/>
+          <xsd:element name="Departure" type="xsd:dateTime"/>
+          <xsd:element name="Arrival" type="xsd:dateTime"/>
+          <xsd:element name="Price" type="xsd:decimal"/>
+          <xsd:element name="Seats" type="xsd:int"/>
+        </xsd:sequence>
+      </xsd:complexType>`
+
+const sellerSchema = `
+      <xsd:complexType name="Leg">
+        <xsd:sequence>
+          <xsd:element name="Flight" type="xsd:string"/>
+          <xsd:element name="Seller" type="xsd:string"/>
+          <xsd:element name="Alliance" type="xsd:string"/>
+          <xsd:element name="Src" type="xsd:string"/>
+          <xsd:element name="Dst" type="xsd:string"/>
+          <xsd:element name="Departure" type="xsd:dateTime"/>
+          <xsd:element name="Arrival" type="xsd:dateTime"/>
+          <xsd:element name="Price" type="xsd:decimal"/>
+          <xsd:element name="Seats" type="xsd:int"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="Trip">
+        <xsd:sequence>
+          <xsd:element name="Price" type="xsd:decimal"/>
+          <xsd:element name="Legs" type="tns:Leg" maxOccurs="unbounded"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:element name="getTrips">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Src" type="xsd:string"/>
+            <xsd:element name="Dst" type="xsd:string"/>
+            <xsd:element name="Date" type="xsd:date"/>
+            <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getTripsResponse">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Alliance" type="xsd:string"/>
+            <xsd:element name="Trips" type="tns:Trip" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Complete" type="xsd:boolean"/>
+            <xsd:element name="MissingSellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>`
+
+const intraElements = `
+      <xsd:complexType name="SendSellerRequest">
+        <xsd:sequence>
+          <xsd:element name="sellerName" type="xsd:string"/>
+          <xsd:element name="Cursor" type="xsd:string" minOccurs="0"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="SellerPage">
+        <xsd:sequence>
+          <xsd:element name="Seller" type="xsd:string"/>
+          <xsd:element name="Version" type="xsd:string"/>
+          <xsd:element name="Flights" type="tns:Flight" minOccurs="0" maxOccurs="unbounded"/>
+          <xsd:element name="NextCursor" type="xsd:string" minOccurs="0"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="RelevantFlightsResponse">
+        <xsd:sequence>
+          <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          <xsd:element name="Flights" type="tns:Flight" minOccurs="0" maxOccurs="unbounded"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:element name="sendPrimarySeller" type="tns:SendSellerRequest"/>
+      <xsd:element name="sendPrimarySellerResponse" type="tns:SellerPage"/>
+      <xsd:element name="sendBackupSeller" type="tns:SendSellerRequest"/>
+      <xsd:element name="sendBackupSellerResponse" type="tns:SellerPage"/>
+      <xsd:element name="getRelevantFlightsBySrc">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Src" type="xsd:string"/>
+            <xsd:element name="Date" type="xsd:date"/>
+            <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getRelevantFlightsBySrcResponse" type="tns:RelevantFlightsResponse"/>
+      <xsd:element name="getRelevantFlightsByDst">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Dst" type="xsd:string"/>
+            <xsd:element name="Date" type="xsd:date"/>
+            <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getRelevantFlightsByDstResponse" type="tns:RelevantFlightsResponse"/>`
+
+const intraSchema = flightType + intraElements
