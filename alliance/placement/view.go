@@ -1,0 +1,100 @@
+package placement
+
+import (
+	"cmp"
+	"slices"
+)
+
+// view is the snapshot in a canonical form: machines sorted by name with sorted lists, and what
+// step 1 (old versions) decides. Everything later reads the snapshot through it.
+type view struct {
+	machines []Machine           // sorted by name, every list sorted
+	winner   map[string]string   // seller → the joiner whose brought copy is the version kept
+	primary  map[string]string   // seller → its PRIMARY holder in the snapshot
+	backup   map[string]string   // seller → its BACKUP holder in the snapshot
+	sources  map[string][]string // seller → machines with usable data for it, sorted
+	known    []string            // every seller the snapshot names, sorted
+}
+
+func newView(s Snapshot) *view {
+	v := &view{
+		winner:  map[string]string{},
+		primary: map[string]string{},
+		backup:  map[string]string{},
+		sources: map[string][]string{},
+	}
+	for _, m := range s.Machines {
+		m.Primaries, m.Backups, m.Brings = sorted(m.Primaries), sorted(m.Backups), sorted(m.Brings)
+		v.machines = append(v.machines, m)
+	}
+	slices.SortFunc(v.machines, func(a, b Machine) int { return cmp.Compare(a.Name, b.Name) })
+
+	known := map[string]bool{}
+	for _, seller := range s.Sellers {
+		known[seller] = true
+	}
+	for _, m := range v.machines { // name order: the smallest joiner bringing a seller wins
+		for _, seller := range m.Brings {
+			if _, ok := v.winner[seller]; !ok {
+				v.winner[seller] = m.Name
+				v.sources[seller] = []string{m.Name}
+			}
+			known[seller] = true
+		}
+	}
+	for _, m := range v.machines {
+		for _, seller := range m.Primaries {
+			v.primary[seller] = m.Name
+			v.addHeld(seller, m.Name)
+			known[seller] = true
+		}
+		for _, seller := range m.Backups {
+			v.backup[seller] = m.Name
+			v.addHeld(seller, m.Name)
+			known[seller] = true
+		}
+	}
+	for seller := range known {
+		v.known = append(v.known, seller)
+	}
+	slices.Sort(v.known)
+	for _, list := range v.sources {
+		slices.Sort(list)
+	}
+	return v
+}
+
+// addHeld records a held copy as a data source unless a joiner brings a newer version.
+func (v *view) addHeld(seller, machine string) {
+	if _, replaced := v.winner[seller]; !replaced {
+		v.sources[seller] = append(v.sources[seller], machine)
+	}
+}
+
+// hasData reports whether machine can serve seller's current version without fetching it.
+func (v *view) hasData(seller, machine string) bool {
+	_, found := slices.BinarySearch(v.sources[seller], machine)
+	return found
+}
+
+// source is the machine a transfer of seller for role fetches from: the joiner that brought the
+// kept version, else the snapshot's holder of the same role, else the holder of the other role.
+func (v *view) source(seller string, role Role) string {
+	if w, ok := v.winner[seller]; ok {
+		return w
+	}
+	same, other := v.primary[seller], v.backup[seller]
+	if role == Backup {
+		same, other = other, same
+	}
+	if same != "" {
+		return same
+	}
+	return other
+}
+
+func sorted(list []string) []string {
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return out
+}
