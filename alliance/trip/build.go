@@ -1,0 +1,105 @@
+package trip
+
+import (
+	"slices"
+	"sort"
+
+	"flightalliance/alliance/flight"
+)
+
+// Build returns the trips of API.md for q, sorted (see Compare):
+//
+//   - direct: a flight from q.Src to q.Dst departing on q.Date;
+//   - connection: f1 from q.Src to an airport X not in {q.Src, q.Dst}, then f2 from X to q.Dst,
+//     both departing on q.Date, with f2.Departure >= f1.Arrival + the minimum connection;
+//
+// every flight of a seller in q.Sellers when that is not empty. fromSrc should hold the flights
+// departing from q.Src on q.Date and toDst the flights departing on q.Date that arrive at q.Dst,
+// from any number of holders: the same flight (same seller and number) may appear in both lists
+// or several times in one, and counts once (its first appearance wins). Flights that do not fit
+// their list are ignored rather than trusted. A query with q.Src == q.Dst has no trips.
+//
+// Connections are found by a hash join on the connecting airport: first legs are grouped by
+// where they land and sorted by arrival, so each second leg finds the first legs it can follow
+// with one binary search. The cost is the size of the inputs plus the number of trips.
+func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
+	if q.Src == q.Dst {
+		return nil
+	}
+	var (
+		allowed   = q.sellerFilter()
+		minConn   = q.minConnection()
+		legs      arena
+		trips     []Trip
+		firstSeen = make(map[flight.Key]bool, len(fromSrc))
+		byVia     = make(map[string][]flight.Flight) // first legs by connecting airport
+	)
+	fits := func(f flight.Flight) bool {
+		return flight.DateOf(f.Departure) == q.Date && allowed(f.Seller)
+	}
+
+	for _, f := range fromSrc {
+		if f.Src != q.Src || f.Dst == q.Src || !fits(f) || firstSeen[f.Key()] {
+			continue
+		}
+		firstSeen[f.Key()] = true
+		if f.Dst == q.Dst {
+			trips = append(trips, Trip{Legs: legs.one(f), Price: f.Price})
+			continue
+		}
+		byVia[f.Dst] = append(byVia[f.Dst], f)
+	}
+	for _, firsts := range byVia {
+		slices.SortFunc(firsts, func(a, b flight.Flight) int { return a.Arrival.Compare(b.Arrival) })
+	}
+
+	secondSeen := make(map[flight.Key]bool, len(toDst))
+	for _, f2 := range toDst {
+		if f2.Dst != q.Dst || f2.Src == q.Dst || !fits(f2) || secondSeen[f2.Key()] {
+			continue
+		}
+		secondSeen[f2.Key()] = true
+		if f2.Src == q.Src {
+			if !firstSeen[f2.Key()] { // a direct flight missing from fromSrc
+				trips = append(trips, Trip{Legs: legs.one(f2), Price: f2.Price})
+			}
+			continue
+		}
+		firsts := byVia[f2.Src]
+		latest := f2.Departure.Add(-minConn) // f1 must arrive at or before this
+		n := sort.Search(len(firsts), func(i int) bool { return firsts[i].Arrival.After(latest) })
+		for _, f1 := range firsts[:n] {
+			trips = append(trips, Trip{Legs: legs.two(f1, f2), Price: f1.Price + f2.Price})
+		}
+	}
+	Sort(trips)
+	return trips
+}
+
+// arena hands out leg slices carved from shared chunks, so that a search with thousands of
+// trips makes a few allocations instead of one per trip. Each slice is capped at its own length,
+// so appending to one never overwrites another.
+type arena struct{ free []flight.Flight }
+
+const arenaChunk = 512
+
+func (a *arena) one(f flight.Flight) []flight.Flight {
+	s := a.carve(1)
+	s[0] = f
+	return s
+}
+
+func (a *arena) two(f1, f2 flight.Flight) []flight.Flight {
+	s := a.carve(2)
+	s[0], s[1] = f1, f2
+	return s
+}
+
+func (a *arena) carve(n int) []flight.Flight {
+	if len(a.free) < n {
+		a.free = make([]flight.Flight, arenaChunk)
+	}
+	s := a.free[:n:n]
+	a.free = a.free[n:]
+	return s
+}
