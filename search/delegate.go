@@ -42,8 +42,7 @@ func (c *clientCache) get(uri string) (Delegate, error) {
 	return d, nil
 }
 
-// forget drops the client of uri, so that the next call dials again (after a transport error: a
-// client may hold on to a failed WSDL fetch).
+// forget drops the client of uri (its registration was replaced or removed).
 func (c *clientCache) forget(uri string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

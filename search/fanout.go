@@ -38,7 +38,7 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 }
 
 // ask calls one delegate. The call runs in its own goroutine so that the deadline holds even if
-// a client does not honour its context; the client's own HTTP timeout ends it soon after.
+// a Delegate does not honour its context (the SOAP client does).
 func (s *Server) ask(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.DelegateTimeout)
 	defer cancel()
@@ -76,8 +76,6 @@ func (s *Server) ask(ctx context.Context, reg Registration, req soap.GetTripsReq
 		s.countError(reg, reasonFault, r.err)
 		return nil, fmt.Errorf("delegate %s: %w", reg.URI, r.err)
 	}
-	// A transport error may be sticky inside a client (a failed WSDL fetch): dial again next time.
-	s.clients.forget(reg.URI)
 	s.countError(reg, reasonTransport, r.err)
 	return nil, fmt.Errorf("delegate %s: %w", reg.URI, r.err)
 }

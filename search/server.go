@@ -21,7 +21,7 @@ type Config struct {
 	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
 	DelegateTimeout time.Duration // deadline of each getTrips call; default 3s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
-	Dial            DialFunc      // the client of a delegate URI; required (cmd/search uses the SOAP client)
+	Dial            DialFunc      // the client of a delegate URI; default SOAPDial(DelegateTimeout)
 	Logger          *slog.Logger  // default slog.Default()
 	Now             func() time.Time
 }
@@ -54,8 +54,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: DelegateTimeout %s is negative", ErrInvalidConfig, cfg.DelegateTimeout)
 	case cfg.ShutdownTimeout < 0:
 		return nil, fmt.Errorf("%w: ShutdownTimeout %s is negative", ErrInvalidConfig, cfg.ShutdownTimeout)
-	case cfg.Dial == nil:
-		return nil, fmt.Errorf("%w: Dial is nil", ErrInvalidConfig)
+	}
+	if cfg.Dial == nil {
+		cfg.Dial = SOAPDial(cfg.DelegateTimeout)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
