@@ -1,0 +1,136 @@
+package coord
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/client/pkg/v3/types"
+)
+
+// Config describes one embedded etcd member. The zero values of the
+// optional fields take the defaults documented on each field.
+type Config struct {
+	Name      string // unique member name (= machine name)
+	DataDir   string // this member's etcd data dir
+	PeerURL   string // e.g. http://127.0.0.1:2381 — listened on and advertised
+	ClientURL string // e.g. http://127.0.0.1:2391 — listened on and advertised
+	// InitialCluster lists the members that bootstrap together
+	// ("m1=http://127.0.0.1:2381,m2=..."); it may omit this member when
+	// Join is set.
+	InitialCluster string
+	Join           []string // client URLs of running members; optional
+	ClusterToken   string   // e.g. the alliance name; default "coord"
+	MaxVoters      int      // default 5; further members stay learners
+	// DeadGrace: a member unreachable this long is removed by the
+	// reconciler; default 10s.
+	DeadGrace    time.Duration
+	StartTimeout time.Duration // default 60s
+	TickMs       uint          // default 100
+	ElectionMs   uint          // default 1000
+	Logger       *slog.Logger  // default slog.Default()
+	EtcdLogLevel string        // default "warn"
+	// UnsafeNoFsync skips fsync in etcd: for tests on shared disks only; a
+	// crash can lose acknowledged writes.
+	UnsafeNoFsync bool
+}
+
+// maxLearners is set the same on every member (etcd requires it).
+const maxLearners = 100
+
+// normalize validates c and fills in defaults.
+func (c Config) normalize() (Config, error) {
+	bad := func(format string, a ...any) (Config, error) {
+		return Config{}, fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...)
+	}
+	if c.Name == "" || strings.ContainsAny(c.Name, "=,/ ") {
+		return bad("name %q must be non-empty without '=', ',', '/' or spaces", c.Name)
+	}
+	if c.DataDir == "" {
+		return bad("data dir of member %q is empty", c.Name)
+	}
+	for field, u := range map[string]string{"peer URL": c.PeerURL, "client URL": c.ClientURL} {
+		if err := checkURL(u); err != nil {
+			return bad("%s %q of member %q: %v", field, u, c.Name, err)
+		}
+	}
+	for _, u := range c.Join {
+		if err := checkURL(u); err != nil {
+			return bad("join URL %q: %v", u, err)
+		}
+	}
+	peers, err := c.initialPeers()
+	if err != nil {
+		return bad("initial cluster %q: %v", c.InitialCluster, err)
+	}
+	if _, self := peers[c.Name]; !self && len(c.Join) == 0 {
+		return bad("initial cluster %q does not list member %q and no join URL is given", c.InitialCluster, c.Name)
+	}
+	if c.ClusterToken == "" {
+		c.ClusterToken = "coord"
+	}
+	if c.MaxVoters <= 0 {
+		c.MaxVoters = 5
+	}
+	if c.DeadGrace <= 0 {
+		c.DeadGrace = 10 * time.Second
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 60 * time.Second
+	}
+	if c.TickMs == 0 {
+		c.TickMs = 100
+	}
+	if c.ElectionMs == 0 {
+		c.ElectionMs = 1000
+	}
+	if c.ElectionMs < 5*c.TickMs {
+		return bad("election timeout %dms must be at least 5 ticks of %dms", c.ElectionMs, c.TickMs)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	c.Logger = c.Logger.With("member", c.Name)
+	if c.EtcdLogLevel == "" {
+		c.EtcdLogLevel = "warn"
+	}
+	return c, nil
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("scheme must be http or https")
+	}
+	if u.Port() == "" {
+		return fmt.Errorf("no port")
+	}
+	return nil
+}
+
+// initialPeers parses InitialCluster; the entry for this member is forced
+// to its PeerURL.
+func (c Config) initialPeers() (types.URLsMap, error) {
+	if c.InitialCluster == "" {
+		return types.URLsMap{}, nil
+	}
+	m, err := types.NewURLsMap(c.InitialCluster)
+	if err != nil {
+		return nil, err
+	}
+	if self, ok := m[c.Name]; ok && (len(self) != 1 || self[0].String() != c.PeerURL) {
+		return nil, fmt.Errorf("member %q is listed with %v, not its peer URL %s", c.Name, self, c.PeerURL)
+	}
+	return m, nil
+}
+
+// tick is one raft heartbeat.
+func (c Config) tick() time.Duration { return time.Duration(c.TickMs) * time.Millisecond }
+
+// election is the raft election timeout.
+func (c Config) election() time.Duration { return time.Duration(c.ElectionMs) * time.Millisecond }

@@ -1,0 +1,21 @@
+// Package coord is the alliance's coordination layer: an etcd member embedded
+// in every airline server, and ZooKeeper-style primitives on top of it.
+//
+// It provides
+//   - the member lifecycle (Start, Leave, Close, Recover): bootstrap from a peer
+//     list, join a running cluster as a learner and get promoted, restart from a
+//     data dir, move a removed member's data aside and join fresh, a reconciler
+//     on the raft leader that removes dead members and promotes learners, and
+//     quorum-loss detection;
+//   - sessions (a lease kept alive in the background);
+//   - a Tree of absolute paths whose etcd keys are the paths themselves, with
+//     ephemeral nodes, versions, atomic Multi and resumable Watch;
+//   - a decisive double Barrier, fenced exclusive and shared locks, a
+//     lowest-name election and a lease election, and event callbacks.
+//
+// What it must not do: import anything but etcd and the standard library
+// (plus etcd's own logger, zap, to quiet it); know about airlines, sellers
+// or placement; and ever force a new etcd cluster on its own. Under quorum
+// loss it reports the loss and waits; only the explicit operator action
+// Recover forces a new cluster.
+package coord

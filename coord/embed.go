@@ -1,0 +1,122 @@
+package coord
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.etcd.io/etcd/client/pkg/v3/logutil"
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// embedConfig is the etcd configuration of this member. state is
+// embed.ClusterStateFlagNew or ...Existing; initialCluster is ignored by
+// etcd when the data dir already holds a member.
+func (c Config) embedConfig(state, initialCluster string) (*embed.Config, error) {
+	peer, err := url.Parse(c.PeerURL)
+	if err != nil {
+		return nil, err
+	}
+	client, err := url.Parse(c.ClientURL)
+	if err != nil {
+		return nil, err
+	}
+	e := embed.NewConfig()
+	e.Name = c.Name
+	e.Dir = c.DataDir
+	e.ListenPeerUrls, e.AdvertisePeerUrls = []url.URL{*peer}, []url.URL{*peer}
+	e.ListenClientUrls, e.AdvertiseClientUrls = []url.URL{*client}, []url.URL{*client}
+	e.ClusterState = state
+	e.InitialCluster = initialCluster
+	e.InitialClusterToken = c.ClusterToken
+	e.TickMs, e.ElectionMs = c.TickMs, c.ElectionMs
+	e.MaxLearners = maxLearners
+	e.StrictReconfigCheck = true
+	e.UnsafeNoFsync = c.UnsafeNoFsync
+	e.AutoCompactionMode = embed.CompactorModePeriodic
+	e.AutoCompactionRetention = "1h"
+	e.LogLevel = c.EtcdLogLevel
+	e.LogOutputs = []string{"stderr"}
+	return e, nil
+}
+
+// zapLogger is a zap logger at level (etcd's client logs through zap).
+func zapLogger(level string) *zap.Logger {
+	l, err := zapcore.ParseLevel(level)
+	if err != nil {
+		l = zapcore.WarnLevel
+	}
+	lg, err := logutil.CreateDefaultZapLogger(l)
+	if err != nil {
+		return zap.NewNop()
+	}
+	return lg
+}
+
+// startResult says how waiting for a starting etcd server ended.
+type startResult int
+
+const (
+	started startResult = iota
+	stoppedEarly
+	failed
+)
+
+// startEtcd starts etcd and waits until it is ready, stops by itself, fails
+// or ctx ends. On anything but started, the server is closed (bounded).
+func startEtcd(ctx context.Context, ecfg *embed.Config) (*embed.Etcd, startResult, error) {
+	e, err := embed.StartEtcd(ecfg)
+	if err != nil {
+		return nil, failed, fmt.Errorf("coord: start etcd member %q: %w", ecfg.Name, err)
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+		return e, started, nil
+	case <-e.Server.StopNotify():
+		closeEtcd(e, 10*time.Second)
+		return e, stoppedEarly, fmt.Errorf("%w: member %q stopped while starting", ErrStopped, ecfg.Name)
+	case err := <-e.Err():
+		closeEtcd(e, 10*time.Second)
+		return nil, failed, fmt.Errorf("coord: etcd member %q failed while starting: %w", ecfg.Name, err)
+	case <-ctx.Done():
+		closeEtcd(e, 10*time.Second)
+		return nil, failed, fmt.Errorf("%w: member %q not ready: %w", ErrStartTimeout, ecfg.Name, context.Cause(ctx))
+	}
+}
+
+// closeEtcd closes e, giving up after limit: etcd's Close can block on
+// stuck peers and must not block shutdown forever.
+func closeEtcd(e *embed.Etcd, limit time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		e.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(limit):
+		return false
+	}
+}
+
+// hasMemberData reports whether dir holds an etcd member (its WAL).
+func hasMemberData(dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(dir, "member", "wal"))
+	return err == nil && len(entries) > 0
+}
+
+// moveAside renames dir to <dir>.removed-<unix>, so a fresh member can use
+// dir while the old data stays available to an operator.
+func moveAside(dir string, now time.Time) (string, error) {
+	to := fmt.Sprintf("%s.removed-%d", filepath.Clean(dir), now.Unix())
+	if err := os.Rename(dir, to); err != nil {
+		return "", fmt.Errorf("coord: move removed member's data %s aside: %w", dir, err)
+	}
+	return to, nil
+}

@@ -1,0 +1,132 @@
+package coord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+)
+
+// join adds this member to the running cluster at endpoints as a learner
+// and starts it with ClusterState=existing. Adding is retried until ctx
+// ends: etcd refuses membership changes until the member serving the
+// request has been connected to a quorum for 5 seconds.
+func join(ctx context.Context, cfg Config, endpoints []string) (*embed.Etcd, error) {
+	cli, err := newClient(cfg, endpoints)
+	if err != nil {
+		return nil, fmt.Errorf("coord: client for joining through %v: %w", endpoints, err)
+	}
+	defer cli.Close()
+	var initial string
+	for {
+		initial, err = addSelf(ctx, cli, cfg)
+		if err == nil {
+			break
+		}
+		cfg.Logger.Info("coord member add refused, retrying", "through", endpoints, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("coord: member %q could not join through %v: %w (last: %w)",
+				cfg.Name, endpoints, context.Cause(ctx), err)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	cfg.Logger.Info("coord member joins as a learner", "initial_cluster", initial)
+	ecfg, err := cfg.embedConfig(embed.ClusterStateFlagExisting, initial)
+	if err != nil {
+		return nil, err
+	}
+	e, _, err := startEtcd(ctx, ecfg)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// addSelf removes stale members with this name or peer URL (a previous
+// life of this member, or a failed earlier join), adds this member as a
+// learner, and returns the initial-cluster string to start it with.
+func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	list, err := cli.MemberList(ctx)
+	if err != nil {
+		return "", fmt.Errorf("member list: %w", err)
+	}
+	for _, mb := range list.Members {
+		if mb.Name == cfg.Name || slices.Contains(mb.PeerURLs, cfg.PeerURL) {
+			cfg.Logger.Warn("coord removes stale member before joining", "stale", mb.Name, "id", fmt.Sprintf("%x", mb.ID))
+			if _, err := cli.MemberRemove(ctx, mb.ID); err != nil && !errors.Is(err, rpctypes.ErrMemberNotFound) {
+				return "", fmt.Errorf("remove stale member %q (%x): %w", mb.Name, mb.ID, err)
+			}
+		}
+	}
+	resp, err := cli.MemberAddAsLearner(ctx, []string{cfg.PeerURL})
+	if err != nil {
+		return "", fmt.Errorf("add learner %s: %w", cfg.PeerURL, err)
+	}
+	var parts []string
+	for _, mb := range resp.Members {
+		name := mb.Name
+		switch {
+		case mb.ID == resp.Member.ID:
+			name = cfg.Name
+		case name == "":
+			// Not started yet (another join in flight): etcd matches
+			// members by peer URL, but names must be distinct.
+			name = fmt.Sprintf("unstarted-%x", mb.ID)
+		}
+		for _, u := range mb.PeerURLs {
+			parts = append(parts, name+"="+u)
+		}
+	}
+	return strings.Join(parts, ","), nil
+}
+
+// promoteSelf turns this learner into a voter while voters < MaxVoters,
+// retrying while etcd says the learner has not caught up, until ctx ends.
+func (m *Member) promoteSelf(ctx context.Context) error {
+	for {
+		err := m.tryPromoteSelf(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("coord: promote member %q: %w (last: %w)", m.cfg.Name, context.Cause(ctx), err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (m *Member) tryPromoteSelf(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	list, err := m.cli.MemberList(ctx)
+	if err != nil {
+		return err
+	}
+	voters, learner := 0, false
+	for _, mb := range list.Members {
+		if mb.ID == m.id {
+			learner = mb.IsLearner
+		} else if !mb.IsLearner {
+			voters++
+		}
+	}
+	if !learner || voters >= m.cfg.MaxVoters {
+		return nil
+	}
+	if _, err := m.cli.MemberPromote(ctx, m.id); err != nil {
+		return err
+	}
+	m.log.Info("coord member promoted to voter")
+	m.syncEndpoints()
+	return nil
+}

@@ -1,0 +1,128 @@
+package coord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+)
+
+// Start starts this member and decides by itself how, so that re-running
+// the same Config always works:
+//   - the data dir holds a member still in the cluster: restart on it;
+//   - the data dir holds a member the cluster removed meanwhile (etcd stops
+//     it as "permanently removed"): move the data dir aside to
+//     <dir>.removed-<unix> and continue as with no data;
+//   - no data, and a running cluster answers (through Join, or through the
+//     other InitialCluster peers' GET /members): join it as a learner —
+//     after removing a stale member with this name or peer URL — and get
+//     promoted while voters < MaxVoters; unless that cluster is the static
+//     bootstrap that lists this member as not yet started, or nobody
+//     answers: then bootstrap from InitialCluster.
+//
+// Start returns when the member is ready, or fails after StartTimeout or
+// when ctx ends; it never blocks forever.
+func Start(ctx context.Context, cfg Config) (*Member, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, cfg.StartTimeout,
+		fmt.Errorf("%w after %v", ErrStartTimeout, cfg.StartTimeout))
+	defer cancel()
+	if hasMemberData(cfg.DataDir) {
+		e, err := restart(ctx, cfg)
+		switch {
+		case err == nil:
+			cfg.Logger.Info("coord member restarted on its data", "dir", cfg.DataDir)
+			return newMember(cfg, e)
+		case !errors.Is(err, ErrRemoved):
+			return nil, err
+		}
+		to, err := moveAside(cfg.DataDir, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		cfg.Logger.Warn("coord member was removed from the cluster: old data moved aside, joining fresh", "moved_to", to)
+	}
+	e, err := startFresh(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newMember(cfg, e)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.promoteSelf(ctx); err != nil {
+		m.log.Warn("coord member stays a learner for now; the reconciler will promote it", "err", err)
+	}
+	return m, nil
+}
+
+// restart starts etcd on existing data. ErrRemoved when the member stopped
+// because the cluster removed it.
+func restart(ctx context.Context, cfg Config) (*embed.Etcd, error) {
+	ecfg, err := cfg.embedConfig(embed.ClusterStateFlagExisting, cfg.Name+"="+cfg.PeerURL)
+	if err != nil {
+		return nil, err
+	}
+	e, res, err := startEtcd(ctx, ecfg)
+	switch res {
+	case started:
+		return e, nil
+	case stoppedEarly:
+		id := uint64(e.Server.MemberID())
+		if e.Server.IsIDRemoved(id) || removedByPeers(ctx, cfg, e, id) {
+			return nil, fmt.Errorf("%w: member %q (%x)", ErrRemoved, cfg.Name, id)
+		}
+	}
+	return nil, err
+}
+
+// removedByPeers reports whether a running member's list lacks id.
+func removedByPeers(ctx context.Context, cfg Config, e *embed.Etcd, id uint64) bool {
+	var known []string
+	for _, mb := range e.Server.Cluster().Members() {
+		known = append(known, mb.PeerURLs...)
+	}
+	v := discover(ctx, cfg, known)
+	return v != nil && !v.has(id)
+}
+
+// startFresh starts a member with an empty data dir: join a running
+// cluster, or bootstrap the initial one.
+func startFresh(ctx context.Context, cfg Config) (*embed.Etcd, error) {
+	peers, _ := cfg.initialPeers()
+	_, inInitial := peers[cfg.Name]
+	for {
+		v := discover(ctx, cfg, nil)
+		switch {
+		case v != nil && v.expectsBootstrap(cfg) && inInitial, v == nil && inInitial:
+			return bootstrap(ctx, cfg)
+		case v != nil && len(v.clientURLs()) > 0:
+			return join(ctx, cfg, v.clientURLs())
+		}
+		cfg.Logger.Info("coord member waits for a running cluster to join", "join", cfg.Join)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("coord: member %q found no running cluster to join: %w", cfg.Name, context.Cause(ctx))
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// bootstrap starts the member of a new cluster formed from InitialCluster.
+func bootstrap(ctx context.Context, cfg Config) (*embed.Etcd, error) {
+	cfg.Logger.Info("coord member bootstraps the cluster", "initial_cluster", cfg.InitialCluster)
+	ecfg, err := cfg.embedConfig(embed.ClusterStateFlagNew, cfg.InitialCluster)
+	if err != nil {
+		return nil, err
+	}
+	e, _, err := startEtcd(ctx, ecfg)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
