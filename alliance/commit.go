@@ -1,0 +1,164 @@
+package alliance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/placement"
+	"flightalliance/coord"
+)
+
+// commit adopts the plan of a committed round on this machine: the new assignment becomes the
+// store's, the machine's own tree entries are rewritten where they changed, and the copies it no
+// longer holds are dropped once the tree shows their new holders (or after a grace period).
+func (m *Machine) commit(ctx context.Context, plan placement.Result, fetched map[string]*flight.Seller) {
+	mine := placement.Assignment{Name: m.cfg.Name, Primaries: []string{}, Backups: []string{}}
+	for _, a := range plan.Assignments {
+		if a.Name == m.cfg.Name {
+			mine = a
+		}
+	}
+	unassigned := m.store.commit(mine, fetched)
+	m.metrics.transfers.Add(float64(len(fetched)))
+	for _, sel := range fetched {
+		m.metrics.flightsMoved.Add(float64(sel.Len()))
+	}
+	m.log.Info("round committed", "primaries", mine.Primaries, "backups", mine.Backups,
+		"fetched", len(fetched), "promotions", len(plan.Promotions), "lost", plan.Lost)
+	if err := m.publish(ctx); err != nil {
+		m.log.Error("publishing this machine's entries failed; will retry", "err", err)
+		m.republish.Store(true)
+	}
+	if len(unassigned) > 0 {
+		go m.dropWhenPublished(ctx, plan, unassigned)
+	}
+}
+
+// publish writes this machine's entries — the machine entry and one entry per held seller —
+// changing only what differs from what it wrote before, in one atomic step.
+func (m *Machine) publish(ctx context.Context) error {
+	m.publishMu.Lock()
+	defer m.publishMu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	defer cancel()
+
+	entry := m.entry()
+	value, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	want := map[string]placement.Role{}
+	for _, s := range entry.Primaries {
+		want[s] = placement.Primary
+	}
+	for _, s := range entry.Backups {
+		want[s] = placement.Backup
+	}
+	var ops []coord.Op
+	if string(value) != string(m.published.entry) {
+		ops = append(ops, coord.OpSet(m.keys.machine(m.cfg.Name), value))
+	}
+	for _, s := range sortedKeys(want) {
+		key := m.keys.sellerHolder(s, m.cfg.Name)
+		old, had := m.published.roles[s]
+		switch {
+		case !had:
+			ops = append(ops, coord.OpCreate(key, []byte(want[s]), coord.Ephemeral(m.session())))
+		case old != want[s]:
+			ops = append(ops, coord.OpSet(key, []byte(want[s])))
+		}
+	}
+	for _, s := range sortedKeys(m.published.roles) {
+		if _, keep := want[s]; !keep {
+			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(s, m.cfg.Name)))
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	if _, err := m.tree.Multi(ctx, ops...); err != nil {
+		return err
+	}
+	m.published.entry = value
+	m.published.roles = want
+	return nil
+}
+
+// recordCatalog makes sure the alliance remembers the sellers this machine brought, so that a
+// seller whose every copy is later lost is reported missing rather than forgotten.
+func (m *Machine) recordCatalog(ctx context.Context) {
+	for _, s := range m.store.broughtCodes() {
+		ctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+		_, err := m.tree.Create(ctx, m.keys.catalogEntry(s), nil)
+		cancel()
+		if err != nil && !errors.Is(err, coord.ErrNodeExists) {
+			m.log.Warn("recording the seller in the alliance's catalog failed", "seller", s, "err", err)
+		}
+	}
+}
+
+// entry is this machine's entry as it should read now.
+func (m *Machine) entry() machineEntry {
+	h := m.store.holding(m.cfg.Name, m.leaving.Load())
+	versions := map[string]string{}
+	for _, s := range append(slices.Clone(h.Primaries), h.Backups...) {
+		versions[s] = h.Versions[s]
+	}
+	return machineEntry{
+		Name:      m.cfg.Name,
+		URL:       m.cfg.AdvertiseURL,
+		Primaries: h.Primaries,
+		Backups:   h.Backups,
+		Versions:  versions,
+		Leaving:   h.Leaving,
+		Epoch:     m.retries.Load(),
+	}
+}
+
+// dropWhenPublished drops the copies this machine no longer holds once every machine of the plan
+// has published its new assignment (so the delegate routes around this machine), or after the
+// grace period, whichever comes first.
+func (m *Machine) dropWhenPublished(ctx context.Context, plan placement.Result, codes []string) {
+	grace := time.NewTimer(m.cfg.DropGrace)
+	defer grace.Stop()
+	for !m.planPublished(plan) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-grace.C:
+			m.log.Info("dropping copies after the grace period; not every machine has published its entries yet", "sellers", codes)
+			m.drop(codes)
+			return
+		case <-m.view.wait():
+		}
+	}
+	m.drop(codes)
+}
+
+func (m *Machine) drop(codes []string) {
+	if dropped := m.store.drop(codes); len(dropped) > 0 {
+		m.log.Info("dropped copies no longer assigned here", "sellers", dropped)
+	}
+}
+
+// planPublished reports whether the view shows every assignment of the plan.
+func (m *Machine) planPublished(plan placement.Result) bool {
+	current := map[string]machineEntry{}
+	for _, e := range m.view.entries() {
+		current[e.Name] = e
+	}
+	for _, a := range plan.Assignments {
+		e, ok := current[a.Name]
+		if !ok {
+			continue // it died since: the next round deals with it
+		}
+		if !slices.Equal(e.Primaries, a.Primaries) || !slices.Equal(e.Backups, a.Backups) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,83 @@
+package alliance
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"time"
+
+	"flightalliance/coord"
+)
+
+// Config is one airline server's configuration, validated once by New.
+type Config struct {
+	Name         string            // machine name, unique in the alliance (also its etcd member name)
+	Alliance     string            // alliance name (the search server's cluster name)
+	Sellers      map[string]string // seller code → CSV file this machine brings
+	Listen       string            // host:port of the SOAP and status server
+	AdvertiseURL string            // base URL others use to reach Listen; default http://<Listen>
+	Member       coord.Config      // the embedded etcd member
+	SearchURLs   []string          // search servers to register with while this machine is the delegate
+	// ForceNewCluster starts the etcd member with coord.Recover: the operator's recovery after a
+	// permanent loss of quorum, never done automatically.
+	ForceNewCluster bool
+
+	SessionTTL    time.Duration // lease of this machine's ephemeral entries; default 3s (etcd's floor is 2s)
+	CallTimeout   time.Duration // every call to another machine or to etcd; default 2s
+	DropGrace     time.Duration // longest wait before dropping a copy moved away; default 10s
+	RegisterEvery time.Duration // delegate re-registration period; default 3s
+	LeaveTimeout  time.Duration // longest graceful leave; default 30s
+	MinConnection time.Duration // default 30m
+	CacheSize     int           // answers cached by the delegate; default 4096
+	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
+	MaxBody       int64         // SOAP request/response body limit; default 64 MiB
+	Logger        *slog.Logger
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+
+func (c *Config) validate() error {
+	var errs []error
+	if !nameRE.MatchString(c.Name) {
+		errs = append(errs, fmt.Errorf("name: %q is not a machine name (letters, digits, _ . -, at most 63)", c.Name))
+	}
+	if !nameRE.MatchString(c.Alliance) {
+		errs = append(errs, fmt.Errorf("alliance: %q is not an alliance name (letters, digits, _ . -, at most 63)", c.Alliance))
+	}
+	if c.Listen == "" {
+		errs = append(errs, errors.New("listen: required"))
+	}
+	if c.AdvertiseURL == "" {
+		c.AdvertiseURL = "http://" + c.Listen
+	}
+	if u, err := url.Parse(c.AdvertiseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("advertise-url: %q is not an http(s) URL", c.AdvertiseURL))
+	}
+	for _, s := range c.SearchURLs {
+		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("search: %q is not an http(s) URL", s))
+		}
+	}
+	setDefault(&c.SessionTTL, 3*time.Second)
+	setDefault(&c.CallTimeout, 2*time.Second)
+	setDefault(&c.DropGrace, 10*time.Second)
+	setDefault(&c.RegisterEvery, 3*time.Second)
+	setDefault(&c.LeaveTimeout, 30*time.Second)
+	setDefault(&c.MinConnection, 30*time.Minute)
+	setDefault(&c.CacheSize, 4096)
+	setDefault(&c.PageSize, 5000)
+	setDefault(&c.MaxBody, 64<<20)
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return errors.Join(errs...)
+}
+
+func setDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}

@@ -1,0 +1,89 @@
+package alliance
+
+import (
+	"context"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/soap"
+)
+
+const (
+	intraPath  = "/Services/IntraClusterService"
+	sellerPath = "/Services/SellerService"
+)
+
+// intraService is the IntraClusterService: what the other machines of the alliance ask this one.
+func (m *Machine) intraService() soap.Service {
+	return soap.IntraClusterService(
+		soap.Op("sendPrimarySeller", func(ctx context.Context, req *soap.SendSellerRequest) (*soap.SellerPage, error) {
+			return m.sendSeller(req)
+		}),
+		soap.Op("sendBackupSeller", func(ctx context.Context, req *soap.SendSellerRequest) (*soap.SellerPage, error) {
+			return m.sendSeller(req)
+		}),
+		soap.Op("getRelevantFlightsBySrc", func(ctx context.Context, req *soap.RelevantBySrcRequest) (*soap.RelevantFlightsResponse, error) {
+			return m.relevant(req.Src, "Src", req.Date, req.Sellers, (*flight.Seller).BySrc)
+		}),
+		soap.Op("getRelevantFlightsByDst", func(ctx context.Context, req *soap.RelevantByDstRequest) (*soap.RelevantFlightsResponse, error) {
+			return m.relevant(req.Dst, "Dst", req.Date, req.Sellers, (*flight.Seller).ByDst)
+		}),
+	)
+}
+
+// sendSeller answers one page of a seller this machine has a copy of, whatever its role: the
+// planner names as a source any machine that held or brought the seller in the round's snapshot.
+func (m *Machine) sendSeller(req *soap.SendSellerRequest) (*soap.SellerPage, error) {
+	if !flight.ValidSeller(req.SellerName) {
+		return nil, soap.ClientFault("sellerName: %q is not a seller code", req.SellerName)
+	}
+	sel, ok := m.store.seller(req.SellerName)
+	if !ok {
+		return nil, soap.ClientFault("sellerName: this machine has no copy of seller %q", req.SellerName)
+	}
+	flights, next, err := sel.Page(req.Cursor, m.cfg.PageSize)
+	if err != nil {
+		return nil, soap.ClientFault("Cursor: %v", err)
+	}
+	page := &soap.SellerPage{Seller: sel.Code(), Version: sel.Version(), NextCursor: next}
+	page.Flights = make([]soap.Flight, 0, len(flights))
+	for _, f := range flights {
+		page.Flights = append(page.Flights, toWire(f))
+	}
+	m.metrics.pagesSent.Inc()
+	return page, nil
+}
+
+// relevant answers getRelevantFlightsBySrc/ByDst: the flights of the asked sellers this machine
+// has, and which of them it has, so the caller can tell "no flight" from "not here".
+func (m *Machine) relevant(airport, field, date string, sellers []string,
+	index func(*flight.Seller, string, flight.Date) []flight.Flight) (*soap.RelevantFlightsResponse, error) {
+	if !flight.ValidIATA(airport) {
+		return nil, soap.ClientFault("%s: %q is not an IATA airport code", field, airport)
+	}
+	d, err := flight.ParseDate(date)
+	if err != nil {
+		return nil, soap.ClientFault("Date: %q is not a date (YYYY-MM-DD)", date)
+	}
+	for _, s := range sellers {
+		if !flight.ValidSeller(s) {
+			return nil, soap.ClientFault("Sellers: %q is not a seller code", s)
+		}
+	}
+	flights, covered := m.localRelevant(airport, d, sellers, index)
+	resp := &soap.RelevantFlightsResponse{Sellers: covered, Flights: make([]soap.Flight, 0, len(flights))}
+	for _, f := range flights {
+		resp.Flights = append(resp.Flights, toWire(f))
+	}
+	return resp, nil
+}
+
+// localRelevant is the lookup behind getRelevantFlightsBySrc/ByDst on this machine's copies.
+func (m *Machine) localRelevant(airport string, d flight.Date, sellers []string,
+	index func(*flight.Seller, string, flight.Date) []flight.Flight) (flights []flight.Flight, covered []string) {
+	covered = []string{}
+	for _, sel := range m.store.served(sellers) {
+		covered = append(covered, sel.Code())
+		flights = append(flights, index(sel, airport, d)...)
+	}
+	return flights, covered
+}

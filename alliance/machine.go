@@ -1,0 +1,375 @@
+package alliance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/placement"
+	"flightalliance/coord"
+	"flightalliance/soap"
+)
+
+// Machine is one airline server.
+type Machine struct {
+	cfg     Config
+	log     *slog.Logger
+	keys    keys
+	store   *store
+	view    *view
+	metrics *metrics
+	cache   *lru.Cache[string, *soap.GetTripsResponse]
+	clients *peerClients
+	catalog *catalog
+
+	member  *coord.Member
+	tree    *coord.Tree
+	sess    atomic.Pointer[coord.Session]
+	leaving atomic.Bool
+
+	publishMu sync.Mutex
+	published struct {
+		entry []byte
+		roles map[string]placement.Role
+	}
+	republish atomic.Bool
+	retries   atomic.Int64 // bumps the entry's epoch to ask for a new round
+
+	roundMu sync.Mutex
+	round   roundStatus
+
+	listener net.Listener
+	http     *http.Server
+}
+
+// New loads this machine's seller files — a bad file refuses the start, nothing half-loaded — and
+// prepares the machine. Nothing is started until Run.
+func New(cfg Config) (*Machine, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	brought := map[string]*flight.Seller{}
+	for _, code := range sortedKeys(cfg.Sellers) {
+		if !flight.ValidSeller(code) {
+			return nil, fmt.Errorf("seller: %q is not a seller code", code)
+		}
+		sel, err := flight.LoadSeller(cfg.Sellers[code], code)
+		if err != nil {
+			return nil, fmt.Errorf("seller %s: %w", code, err)
+		}
+		brought[code] = sel
+	}
+	m := &Machine{
+		cfg:     cfg,
+		log:     cfg.Logger.With("machine", cfg.Name, "alliance", cfg.Alliance),
+		keys:    newKeys(cfg.Alliance),
+		store:   newStore(brought),
+		metrics: newMetrics(),
+		catalog: newCatalog(),
+		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody}),
+	}
+	cache, err := lru.New[string, *soap.GetTripsResponse](cfg.CacheSize)
+	if err != nil {
+		return nil, fmt.Errorf("cache-size: %w", err)
+	}
+	m.cache = cache
+	m.view = newView(m.log, m.cache.Purge)
+	m.published.roles = map[string]placement.Role{}
+	return m, nil
+}
+
+// Run starts the machine — HTTP first (the other machines fetch from it during its first round),
+// then the etcd member, then its entries — and serves until ctx ends. Then it leaves the alliance
+// gracefully: it announces the leave, waits for the round that hands its sellers over, and exits.
+func (m *Machine) Run(ctx context.Context) error {
+	if err := m.listen(); err != nil {
+		return err
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- m.http.Serve(m.listener) }()
+	defer m.shutdownHTTP()
+
+	start := coord.Start
+	if m.cfg.ForceNewCluster {
+		m.log.Warn("operator recovery: forcing a new one-member etcd cluster from this machine's data")
+		start = coord.Recover
+	}
+	member, err := start(ctx, m.cfg.Member)
+	if err != nil {
+		return fmt.Errorf("etcd member: %w", err)
+	}
+	m.member = member
+	defer member.Close()
+	m.tree = coord.NewTree(member.Client())
+
+	work, stopWork := context.WithCancel(context.Background())
+	defer stopWork()
+	var wg sync.WaitGroup
+	run := func(f func(context.Context)) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(work) }()
+	}
+	run(func(ctx context.Context) { m.view.follow(ctx, m.tree, m.keys.machines()) })
+	run(func(ctx context.Context) { m.catalog.follow(ctx, m.tree, m.keys.catalog()) })
+	if err := m.register(ctx); err != nil {
+		return err
+	}
+	m.recordCatalog(ctx)
+	run(m.roundLoop)
+	run(m.keepRegistered)
+	run(m.delegateLoop)
+	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", sortedKeys(m.cfg.Sellers))
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		stopWork()
+		wg.Wait()
+		return fmt.Errorf("http server: %w", err)
+	}
+	m.leave()
+	stopWork()
+	wg.Wait()
+	return nil
+}
+
+func (m *Machine) listen() error {
+	ln, err := net.Listen("tcp", m.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", m.cfg.Listen, err)
+	}
+	m.listener = ln
+	m.http = &http.Server{
+		Handler:           m.routes(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	return nil
+}
+
+func (m *Machine) shutdownHTTP() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = m.http.Shutdown(ctx)
+}
+
+func (m *Machine) session() *coord.Session { return m.sess.Load() }
+
+// register opens a session and creates this machine's entry, replacing the entries of an
+// earlier incarnation of the same machine (a restart before its lease expired). It retries until
+// it succeeds or ctx ends: without quorum there is nothing else to do.
+func (m *Machine) register(ctx context.Context) error {
+	for attempt := 0; ; attempt++ {
+		err := m.tryRegister(ctx)
+		if err == nil {
+			return nil
+		}
+		m.log.Warn("registering this machine in the alliance failed; retrying", "attempt", attempt+1, "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff(attempt)):
+		}
+	}
+}
+
+func (m *Machine) tryRegister(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*m.cfg.CallTimeout)
+	defer cancel()
+	sess, err := coord.NewSession(ctx, m.member.Client(), m.cfg.SessionTTL)
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if err := m.removeStaleEntries(ctx); err != nil {
+		_ = sess.Close(ctx)
+		return err
+	}
+	m.publishMu.Lock()
+	m.published.entry = nil
+	m.published.roles = map[string]placement.Role{}
+	m.publishMu.Unlock()
+	value, _ := json.Marshal(m.entry())
+	if _, err := m.tree.Create(ctx, m.keys.machine(m.cfg.Name), value, coord.Ephemeral(sess)); err != nil {
+		_ = sess.Close(ctx)
+		return fmt.Errorf("machine entry: %w", err)
+	}
+	m.publishMu.Lock()
+	m.published.entry = value
+	m.publishMu.Unlock()
+	m.sess.Store(sess)
+	return nil
+}
+
+// removeStaleEntries deletes entries an earlier incarnation of this machine left behind.
+func (m *Machine) removeStaleEntries(ctx context.Context) error {
+	var ops []coord.Op
+	if ok, _, err := m.tree.Exists(ctx, m.keys.machine(m.cfg.Name)); err != nil {
+		return err
+	} else if ok {
+		ops = append(ops, coord.OpDelete(m.keys.machine(m.cfg.Name)))
+	}
+	sellers, _, err := m.tree.Children(ctx, m.keys.root+"/sellers")
+	if err != nil && !errors.Is(err, coord.ErrNoNode) {
+		return err
+	}
+	for _, s := range sellers {
+		if ok, _, err := m.tree.Exists(ctx, m.keys.sellerHolder(s, m.cfg.Name)); err != nil {
+			return err
+		} else if ok {
+			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(s, m.cfg.Name)))
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	m.log.Info("removing entries of an earlier incarnation of this machine", "entries", len(ops))
+	_, err = m.tree.Multi(ctx, ops...)
+	return err
+}
+
+// keepRegistered re-registers this machine when its session is lost (a pause longer than its
+// lease, a partition): the alliance has repaired around it meanwhile, so it comes back as a
+// joiner bringing its own sellers, and keeps serving the copies it has until a round reassigns.
+func (m *Machine) keepRegistered(ctx context.Context) {
+	for {
+		sess := m.session()
+		select {
+		case <-ctx.Done():
+			return
+		case <-sess.Done():
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		m.log.Warn("session lost: rejoining the alliance as a new member")
+		m.store.rejoin()
+		if err := m.register(ctx); err != nil {
+			return
+		}
+	}
+}
+
+// roundLoop runs a placement round for every membership change.
+func (m *Machine) roundLoop(ctx context.Context) {
+	var handled int64
+	for ctx.Err() == nil {
+		changed := m.view.wait()
+		rev := m.view.membership()
+		if rev > handled && m.inView() {
+			start := time.Now()
+			out := m.runRound(ctx, rev)
+			m.recordRound(out, time.Since(start))
+			switch {
+			case out.Committed:
+				handled = rev
+			case errors.Is(out.Err, errSuperseded):
+				continue
+			default:
+				m.log.Warn("round abandoned", "round", rev, "err", out.Err)
+				handled = rev
+				// A round that failed without a membership change (an etcd timeout, say) would
+				// never be retried: announce a retry through this machine's entry.
+				go m.requestRetry(ctx, rev)
+			}
+		}
+		if m.republish.Load() {
+			if err := m.publish(ctx); err == nil {
+				m.republish.Store(false)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// requestRetry bumps this machine's entry so that every machine sees a membership change and
+// starts a new round — unless one comes by itself within a few seconds.
+func (m *Machine) requestRetry(ctx context.Context, rev int64) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(3 * m.cfg.SessionTTL):
+	}
+	if m.view.membership() > rev {
+		return
+	}
+	m.retries.Add(1)
+	if err := m.publish(ctx); err != nil {
+		m.log.Warn("requesting a new round failed", "err", err)
+	}
+}
+
+// inView reports whether this machine's own entry is in the view (so it is a participant).
+func (m *Machine) inView() bool {
+	_, ok := m.view.url(m.cfg.Name)
+	return ok
+}
+
+// leave hands this machine's sellers over before it exits: it announces the leave in its entry,
+// waits for the round that moves its copies to commit, then removes its entries and its etcd
+// membership. It gives up after LeaveTimeout: the backups still hold every seller.
+func (m *Machine) leave() {
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.LeaveTimeout)
+	defer cancel()
+	m.log.Info("leaving the alliance")
+	alone := len(m.view.entries()) <= 1
+	m.leaving.Store(true)
+	if !alone {
+		if err := m.publish(ctx); err != nil {
+			m.log.Warn("announcing the leave failed", "err", err)
+		}
+		for ctx.Err() == nil && !m.handedOver() {
+			select {
+			case <-ctx.Done():
+			case <-m.view.wait():
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+		if ctx.Err() != nil {
+			m.log.Warn("leave timed out before the hand-over round committed; the backups take over")
+		}
+	}
+	if sess := m.session(); sess != nil {
+		_ = sess.Close(ctx)
+	}
+	if err := m.member.Leave(ctx); err != nil {
+		m.log.Warn("leaving the etcd cluster failed", "err", err)
+	}
+	m.log.Info("left the alliance")
+}
+
+// handedOver reports whether a committed round has taken every seller from this machine.
+func (m *Machine) handedOver() bool {
+	p, b := m.store.assignment()
+	return len(p) == 0 && len(b) == 0 && !m.store.isJoining()
+}
+
+// knownSellers is every seller of the alliance: in its catalog, or seen held, sorted.
+func (m *Machine) knownSellers() []string {
+	set := map[string]bool{}
+	for _, s := range m.catalog.list() {
+		set[s] = true
+	}
+	m.view.mu.RLock()
+	for s := range m.view.lastHolders {
+		set[s] = true
+	}
+	m.view.mu.RUnlock()
+	return sortedKeys(set)
+}

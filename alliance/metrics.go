@@ -1,0 +1,65 @@
+package alliance
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics are this machine's Prometheus metrics, on a registry of its own (no globals).
+type metrics struct {
+	registry      *prometheus.Registry
+	rounds        *prometheus.CounterVec
+	roundSeconds  prometheus.Histogram
+	transfers     prometheus.Counter
+	flightsMoved  prometheus.Counter
+	pagesSent     prometheus.Counter
+	pagesFetched  prometheus.Counter
+	searchSeconds *prometheus.HistogramVec
+	cacheHits     prometheus.Counter
+	cacheMisses   prometheus.Counter
+	holderErrors  prometheus.Counter
+	registrations prometheus.Counter
+	delegate      prometheus.Gauge
+	primaries     prometheus.Gauge
+	backups       prometheus.Gauge
+	quorum        prometheus.Gauge
+}
+
+func newMetrics() *metrics {
+	const ns = "flightalliance_airline"
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "rounds_total",
+			Help: "Placement rounds this machine took part in, by outcome (committed, superseded, failed)."}, []string{"outcome"}),
+		roundSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Name: "round_duration_seconds",
+			Help: "Duration of committed placement rounds.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}),
+		transfers: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "transfers_total",
+			Help: "Seller copies fetched from other machines in committed rounds."}),
+		flightsMoved: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "transferred_flights_total",
+			Help: "Flights received in committed transfers."}),
+		pagesSent: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "seller_pages_sent_total",
+			Help: "sendPrimarySeller/sendBackupSeller pages served."}),
+		pagesFetched: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "seller_pages_fetched_total",
+			Help: "Seller pages fetched from other machines."}),
+		searchSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Name: "search_duration_seconds",
+			Help: "getTrips latency on the delegate, by cache result.", Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}, []string{"cache"}),
+		cacheHits: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "cache_hits_total",
+			Help: "getTrips answers served from the cache."}),
+		cacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "cache_misses_total",
+			Help: "getTrips answers computed."}),
+		holderErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_errors_total",
+			Help: "Holders that did not answer the delegate (it then asked the next holder)."}),
+		registrations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "registrations_total",
+			Help: "Successful registrations with search servers."}),
+		delegate: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "delegate",
+			Help: "1 while this machine is the alliance's delegate."}),
+		primaries: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "primaries",
+			Help: "Sellers this machine holds as PRIMARY."}),
+		backups: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "backups",
+			Help: "Sellers this machine holds as BACKUP."}),
+		quorum: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "etcd_quorum",
+			Help: "1 while the embedded etcd member sees a leader."}),
+	}
+	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.registrations, m.delegate,
+		m.primaries, m.backups, m.quorum,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}

@@ -1,0 +1,197 @@
+package alliance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/placement"
+	"flightalliance/coord"
+)
+
+// errSuperseded ends a round that a newer membership change made pointless.
+var errSuperseded = errors.New("round superseded by a newer membership change")
+
+// roundOutcome is what one attempt at a round came to.
+type roundOutcome struct {
+	ID        int64
+	Committed bool
+	Plan      placement.Result
+	Fetched   int
+	Err       error
+}
+
+// runRound takes part in the placement round of membership revision rev:
+//
+//  1. enter the round's barrier, publishing what this machine holds (its snapshotOld entry);
+//  2. plan from every participant's published holding — every machine computes the same plan;
+//  3. fetch the copies the plan gives this machine from the holders named in the snapshot;
+//  4. leave the barrier: it commits only if every participant fetched what it had to;
+//  5. adopt the new assignment, write this machine's own entries, and drop what it no longer holds
+//     once the tree shows the new holders.
+//
+// A newer membership change before step 4 abandons the round without dropping anything. Once this
+// machine has left (written its done mark) it waits for the decisive outcome, whatever happens.
+func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
+	out := roundOutcome{ID: rev}
+	participants, err := m.participants(ctx, rev)
+	if err != nil {
+		out.Err = err
+		return out
+	}
+	if !contains(participants, m.cfg.Name) {
+		out.Err = fmt.Errorf("this machine is not a member at revision %d", rev)
+		return out
+	}
+	m.setPhase(rev, "enter")
+	// A round is abandoned as soon as the membership moves on.
+	roundCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go m.cancelWhenSuperseded(roundCtx, cancel, rev)
+
+	me := m.store.holding(m.cfg.Name, m.leaving.Load())
+	value, _ := json.Marshal(me)
+	barrier := coord.NewBarrier(m.tree, m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
+	values, err := barrier.Enter(roundCtx, value)
+	if err != nil {
+		out.Err = m.abandon(barrier, roundCtx, err)
+		return out
+	}
+	snap, holdings, err := snapshotOf(values)
+	if err != nil {
+		out.Err = m.abandon(barrier, roundCtx, err)
+		return out
+	}
+	plan, err := placement.Plan(snap)
+	if err != nil {
+		out.Err = m.abandon(barrier, roundCtx, fmt.Errorf("plan: %w", err))
+		return out
+	}
+	out.Plan = plan
+
+	m.setPhase(rev, "fetch")
+	fetched, err := m.fetchAll(roundCtx, plan, holdings)
+	if err != nil {
+		out.Err = m.abandon(barrier, roundCtx, err)
+		return out
+	}
+	out.Fetched = len(fetched)
+
+	m.setPhase(rev, "leave")
+	if err := barrier.Leave(ctx); err != nil {
+		out.Err = fmt.Errorf("round %d did not commit: %w", rev, err)
+		return out
+	}
+	out.Committed = true
+	m.setPhase(rev, "commit")
+	m.commit(ctx, plan, fetched)
+	return out
+}
+
+// abandon drops out of a round that cannot finish here. The reason reported is the membership
+// change when there was one, so that logs say why.
+func (m *Machine) abandon(b *coord.Barrier, roundCtx context.Context, cause error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.CallTimeout)
+	defer cancel()
+	_ = b.Abort(ctx)
+	if roundCtx.Err() != nil && errors.Is(context.Cause(roundCtx), errSuperseded) {
+		return errSuperseded
+	}
+	return cause
+}
+
+// cancelWhenSuperseded cancels the round once the view shows a membership change newer than rev.
+func (m *Machine) cancelWhenSuperseded(ctx context.Context, cancel context.CancelCauseFunc, rev int64) {
+	for {
+		changed := m.view.wait()
+		if m.view.membership() > rev {
+			cancel(errSuperseded)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+	}
+}
+
+// participants are the machines whose entries exist at revision rev, read at that revision so
+// that every machine gets the same list.
+func (m *Machine) participants(ctx context.Context, rev int64) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	defer cancel()
+	children, _, err := m.tree.ChildrenData(ctx, m.keys.machines(), rev)
+	if err != nil {
+		return nil, fmt.Errorf("machines at revision %d: %w", rev, err)
+	}
+	names := make([]string, 0, len(children))
+	for _, c := range children {
+		names = append(names, c.Name)
+	}
+	return names, nil
+}
+
+// fetchAll fetches every copy the plan gives this machine. A source that does not answer is
+// retried, then the seller's other holder in the snapshot is tried; the round is abandoned only
+// when the membership moves on (a dead source's lease expires) or ctx ends.
+func (m *Machine) fetchAll(ctx context.Context, plan placement.Result, holdings map[string]holding) (map[string]*flight.Seller, error) {
+	fetched := map[string]*flight.Seller{}
+	for _, t := range plan.Transfers {
+		if t.To != m.cfg.Name {
+			continue
+		}
+		sources := sourcesFor(t, holdings)
+		for attempt := 0; ; attempt++ {
+			from := sources[attempt%len(sources)]
+			sel, err := m.fetchSeller(ctx, from, t.Seller, t.Role)
+			if err == nil {
+				fetched[t.Seller] = sel
+				m.log.Info("fetched seller", "seller", t.Seller, "role", t.Role, "from", from, "flights", sel.Len(), "version", sel.Version())
+				break
+			}
+			m.log.Warn("fetch failed; retrying", "seller", t.Seller, "role", t.Role, "from", from, "attempt", attempt+1, "err", err)
+			select {
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			case <-time.After(backoff(attempt)):
+			}
+		}
+	}
+	return fetched, nil
+}
+
+// sourcesFor lists who can send a transfer's copy: the planner's source first, then any other
+// participant that held or brought the same version of the seller in the snapshot.
+func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
+	sources := []string{t.From}
+	version := holdings[t.From].Versions[t.Seller]
+	for _, name := range sortedKeys(holdings) {
+		h := holdings[name]
+		if name == t.From || name == t.To || h.Versions[t.Seller] != version {
+			continue
+		}
+		if contains(h.Primaries, t.Seller) || contains(h.Backups, t.Seller) || contains(h.Brings, t.Seller) {
+			sources = append(sources, name)
+		}
+	}
+	return sources
+}
+
+func backoff(attempt int) time.Duration {
+	d := 100 * time.Millisecond << min(attempt, 5)
+	return min(d, 3*time.Second)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

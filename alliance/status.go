@@ -1,0 +1,116 @@
+package alliance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"flightalliance/coord"
+	"flightalliance/soap"
+)
+
+// roundStatus is the round this machine is in, for /status.
+type roundStatus struct {
+	ID         int64     `json:"id"`
+	Phase      string    `json:"phase"`
+	Since      time.Time `json:"since"`
+	LastResult string    `json:"last_result,omitempty"`
+}
+
+func (m *Machine) setPhase(id int64, phase string) {
+	m.roundMu.Lock()
+	defer m.roundMu.Unlock()
+	if m.round.ID != id {
+		m.round.Since = time.Now()
+	}
+	m.round.ID, m.round.Phase = id, phase
+}
+
+func (m *Machine) recordRound(out roundOutcome, took time.Duration) {
+	outcome := "committed"
+	switch {
+	case out.Committed:
+		m.metrics.roundSeconds.Observe(took.Seconds())
+	case errors.Is(out.Err, errSuperseded):
+		outcome = "superseded"
+	default:
+		outcome = "failed"
+	}
+	m.metrics.rounds.WithLabelValues(outcome).Inc()
+	p, b := m.store.assignment()
+	m.metrics.primaries.Set(float64(len(p)))
+	m.metrics.backups.Set(float64(len(b)))
+	m.roundMu.Lock()
+	m.round.Phase = "idle"
+	m.round.LastResult = outcome
+	m.roundMu.Unlock()
+	if out.Committed {
+		m.log.Info("round done", "round", out.ID, "took", took.Round(time.Millisecond), "fetched", out.Fetched)
+	}
+}
+
+// routes serves the SOAP services, /status, /healthz and /metrics.
+func (m *Machine) routes() http.Handler {
+	mux := http.NewServeMux()
+	opts := soap.HandlerOptions{Address: m.cfg.AdvertiseURL, MaxBody: m.cfg.MaxBody, Logger: m.log}
+	mux.Handle(sellerPath, soap.NewHandler(m.sellerService(), opts))
+	mux.Handle(intraPath, soap.NewHandler(m.intraService(), opts))
+	mux.HandleFunc("GET /status", m.serveStatus)
+	mux.HandleFunc("GET /healthz", m.serveHealth)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.metrics.registry, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// statusDoc is the JSON of GET /status.
+type statusDoc struct {
+	Name     string         `json:"name"`
+	Alliance string         `json:"alliance"`
+	URL      string         `json:"url"`
+	Delegate string         `json:"delegate"`
+	Self     machineEntry   `json:"self"`
+	Joining  bool           `json:"joining"`
+	Leaving  bool           `json:"leaving"`
+	View     []machineEntry `json:"view"`
+	Round    roundStatus    `json:"round"`
+	Member   *coord.Status  `json:"member,omitempty"`
+}
+
+func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
+	doc := statusDoc{
+		Name:     m.cfg.Name,
+		Alliance: m.cfg.Alliance,
+		URL:      m.cfg.AdvertiseURL,
+		Delegate: m.view.delegate(),
+		Self:     m.entry(),
+		Joining:  m.store.isJoining(),
+		Leaving:  m.leaving.Load(),
+		View:     m.view.entries(),
+	}
+	m.roundMu.Lock()
+	doc.Round = m.round
+	m.roundMu.Unlock()
+	if m.member != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+		st := m.member.Status(ctx)
+		cancel()
+		doc.Member = &st
+		m.metrics.quorum.Set(boolGauge(st.HasQuorum))
+	}
+	writeJSON(w, http.StatusOK, doc)
+}
+
+func (m *Machine) serveHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name, "registered": m.session() != nil})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

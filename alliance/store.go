@@ -1,0 +1,179 @@
+package alliance
+
+import (
+	"sort"
+	"sync"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/placement"
+)
+
+// store is the data a machine has: the copies the tree assigns to it, the sellers it brought from
+// its own files, and copies it no longer holds but has not dropped yet. It is safe for concurrent
+// use; readers see one consistent state per call.
+type store struct {
+	mu      sync.RWMutex
+	data    map[string]*flight.Seller // every seller this machine can read or send, whatever the role
+	roles   map[string]placement.Role // the committed assignment
+	brought map[string]*flight.Seller // the sellers of this machine's --seller files
+	joining bool                      // true until a round that included this machine has committed
+}
+
+func newStore(brought map[string]*flight.Seller) *store {
+	s := &store{
+		data:    make(map[string]*flight.Seller),
+		roles:   make(map[string]placement.Role),
+		brought: brought,
+		joining: true,
+	}
+	for code, sel := range brought {
+		s.data[code] = sel
+	}
+	return s
+}
+
+// seller returns this machine's copy of code, whatever its role.
+func (s *store) seller(code string) (*flight.Seller, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sel, ok := s.data[code]
+	return sel, ok
+}
+
+// assignment returns the committed primaries and backups, sorted.
+func (s *store) assignment() (primaries, backups []string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.assignmentLocked()
+}
+
+func (s *store) assignmentLocked() (primaries, backups []string) {
+	primaries, backups = []string{}, []string{}
+	for code, role := range s.roles {
+		if role == placement.Primary {
+			primaries = append(primaries, code)
+		} else {
+			backups = append(backups, code)
+		}
+	}
+	sort.Strings(primaries)
+	sort.Strings(backups)
+	return primaries, backups
+}
+
+// holding is what this machine publishes when it enters a round: what it holds now and, while
+// it is joining, what it brings.
+func (s *store) holding(name string, leaving bool) holding {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h := holding{Name: name, Leaving: leaving, Versions: map[string]string{}}
+	h.Primaries, h.Backups = s.assignmentLocked()
+	for code := range s.roles {
+		h.Versions[code] = s.data[code].Version()
+	}
+	if s.joining {
+		for code, sel := range s.brought {
+			h.Brings = append(h.Brings, code)
+			h.Versions[code] = sel.Version()
+		}
+		sort.Strings(h.Brings)
+		h.Joining = true
+	}
+	return h
+}
+
+// commit adopts a committed assignment: fetched copies join the data, roles are replaced, and the
+// copies that are no longer assigned are returned so the caller can drop them once the tree shows
+// their new holders. Nothing is dropped here.
+func (s *store) commit(a placement.Assignment, fetched map[string]*flight.Seller) (unassigned []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for code, sel := range fetched {
+		s.data[code] = sel
+	}
+	s.roles = make(map[string]placement.Role, len(a.Primaries)+len(a.Backups))
+	for _, code := range a.Primaries {
+		s.roles[code] = placement.Primary
+	}
+	for _, code := range a.Backups {
+		s.roles[code] = placement.Backup
+	}
+	s.joining = false
+	for code := range s.data {
+		if _, ok := s.roles[code]; !ok {
+			unassigned = append(unassigned, code)
+		}
+	}
+	sort.Strings(unassigned)
+	return unassigned
+}
+
+// drop forgets the copies of codes that are still unassigned (a later round may have given
+// one back).
+func (s *store) drop(codes []string) (dropped []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, code := range codes {
+		if _, assigned := s.roles[code]; assigned {
+			continue
+		}
+		if _, ok := s.data[code]; ok {
+			delete(s.data, code)
+			dropped = append(dropped, code)
+		}
+	}
+	return dropped
+}
+
+// rejoin makes this machine a joiner again (after its session was lost): it claims no roles and
+// brings its own sellers; the copies it has stay readable until a round reassigns them.
+func (s *store) rejoin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.roles = make(map[string]placement.Role)
+	s.joining = true
+	for code, sel := range s.brought {
+		s.data[code] = sel
+	}
+}
+
+// served returns the sellers among want (all, when want is empty) this machine has data for.
+func (s *store) served(want []string) []*flight.Seller {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []*flight.Seller
+	if len(want) == 0 {
+		for _, sel := range s.data {
+			out = append(out, sel)
+		}
+	} else {
+		for _, code := range want {
+			if sel, ok := s.data[code]; ok {
+				out = append(out, sel)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code() < out[j].Code() })
+	return out
+}
+
+// isBrought reports whether code is one of this machine's own sellers (from its files).
+func (s *store) isBrought(code string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.brought[code]
+	return ok
+}
+
+func (s *store) isJoining() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.joining
+}
+
+// broughtCodes returns the codes of this machine's own sellers, sorted.
+func (s *store) broughtCodes() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedKeys(s.brought)
+}

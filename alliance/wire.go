@@ -1,0 +1,58 @@
+package alliance
+
+import (
+	"fmt"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/soap"
+)
+
+// toWire converts a flight to its SOAP form.
+func toWire(f flight.Flight) soap.Flight {
+	return soap.Flight{
+		Flight:    f.Number,
+		Seller:    f.Seller,
+		Src:       f.Src,
+		Dst:       f.Dst,
+		Departure: f.Departure.UTC().Format(time.RFC3339),
+		Arrival:   f.Arrival.UTC().Format(time.RFC3339),
+		Price:     f.Price.String(),
+		Seats:     f.Seats,
+	}
+}
+
+// fromWire converts and checks a flight received from another machine.
+func fromWire(w soap.Flight) (flight.Flight, error) {
+	dep, err := time.Parse(time.RFC3339, w.Departure)
+	if err != nil {
+		return flight.Flight{}, fmt.Errorf("flight %s: Departure: %w", w.Flight, err)
+	}
+	arr, err := time.Parse(time.RFC3339, w.Arrival)
+	if err != nil {
+		return flight.Flight{}, fmt.Errorf("flight %s: Arrival: %w", w.Flight, err)
+	}
+	price, err := flight.ParseCents(w.Price)
+	if err != nil {
+		return flight.Flight{}, fmt.Errorf("flight %s: Price: %w", w.Flight, err)
+	}
+	return flight.Flight{
+		Number:    w.Flight,
+		Seller:    w.Seller,
+		Src:       w.Src,
+		Dst:       w.Dst,
+		Departure: dep.UTC(),
+		Arrival:   arr.UTC(),
+		Price:     price,
+		Seats:     w.Seats,
+	}, nil
+}
+
+// toLeg converts a flight to a leg of a trip sold by alliance.
+func toLeg(f flight.Flight, alliance string) soap.Leg {
+	w := toWire(f)
+	return soap.Leg{
+		Flight: w.Flight, Seller: w.Seller, Alliance: alliance, Src: w.Src, Dst: w.Dst,
+		Departure: w.Departure, Arrival: w.Arrival, Price: w.Price, Seats: w.Seats,
+	}
+}

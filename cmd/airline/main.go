@@ -1,0 +1,135 @@
+// Command airline is one airline server: a machine of an alliance. Start N of them with the same
+// --peers list and they form an alliance; see API.md ("Airline server command line").
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"flightalliance/alliance"
+	"flightalliance/coord"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+// listFlag is a repeatable flag; each use may also hold a comma-separated list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		name         = fs.String("name", "", "machine name, unique in the alliance (required)")
+		allianceName = fs.String("alliance", "", "alliance name (required)")
+		listen       = fs.String("listen", "127.0.0.1:8101", "host:port for the SOAP services, /status, /healthz, /metrics")
+		advertise    = fs.String("advertise-url", "", "base URL other machines and search servers use to reach --listen (default http://<listen>)")
+		peerListen   = fs.String("peer-listen", "127.0.0.1:2381", "host:port of the embedded etcd member's peer URL")
+		clientListen = fs.String("client-listen", "127.0.0.1:2391", "host:port of the embedded etcd member's client URL")
+		peers        = fs.String("peers", "", "initial members, name=http://host:port,... (the alliance bootstrapped together)")
+		dataDir      = fs.String("data-dir", "", "directory for this machine's etcd data (default var/<name>)")
+		sessionTTL   = fs.Duration("session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 2s)")
+		deadGrace    = fs.Duration("dead-member-grace", 10*time.Second, "how long an etcd member may be unreachable before it is removed")
+		maxVoters    = fs.Int("max-voters", 5, "etcd voting members at most; further machines are learners")
+		minConn      = fs.Duration("min-connection", 30*time.Minute, "minimum connection time between two flights")
+		callTimeout  = fs.Duration("call-timeout", 2*time.Second, "timeout of every call to another machine")
+		forceNew     = fs.Bool("force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
+		logLevel     = fs.String("log-level", "info", "debug, info, warn or error")
+		sellers      listFlag
+		join         listFlag
+		search       listFlag
+	)
+	fs.Var(&sellers, "seller", "CODE=path/to/CODE.csv, a seller this machine brings (repeatable)")
+	fs.Var(&join, "join", "client URLs of running members, to join a running alliance (repeatable or comma-separated)")
+	fs.Var(&search, "search", "search server base URL to register with while delegate (repeatable or comma-separated)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "airline: unexpected argument %q\n", fs.Arg(0))
+		return 1
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "airline: --log-level: %v\n", err)
+		return 1
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	sellerFiles := map[string]string{}
+	for _, s := range sellers {
+		code, file, ok := strings.Cut(s, "=")
+		if !ok || code == "" || file == "" {
+			fmt.Fprintf(stderr, "airline: --seller: %q is not CODE=path\n", s)
+			return 1
+		}
+		if _, dup := sellerFiles[code]; dup {
+			fmt.Fprintf(stderr, "airline: --seller: %s given twice\n", code)
+			return 1
+		}
+		sellerFiles[code] = file
+	}
+	if *dataDir == "" {
+		*dataDir = "var/" + *name
+	}
+	cfg := alliance.Config{
+		Name:            *name,
+		Alliance:        *allianceName,
+		Sellers:         sellerFiles,
+		Listen:          *listen,
+		AdvertiseURL:    *advertise,
+		SearchURLs:      search,
+		SessionTTL:      *sessionTTL,
+		CallTimeout:     *callTimeout,
+		MinConnection:   *minConn,
+		ForceNewCluster: *forceNew,
+		Logger:          logger,
+		Member: coord.Config{
+			Name:           *name,
+			DataDir:        *dataDir,
+			PeerURL:        "http://" + *peerListen,
+			ClientURL:      "http://" + *clientListen,
+			InitialCluster: *peers,
+			Join:           join,
+			ClusterToken:   "flightalliance-" + *allianceName,
+			MaxVoters:      *maxVoters,
+			DeadGrace:      *deadGrace,
+			Logger:         logger,
+		},
+	}
+	m, err := alliance.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "airline: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if err := m.Run(ctx); err != nil {
+		logger.Error("airline server stopped", "err", err)
+		return 1
+	}
+	return 0
+}

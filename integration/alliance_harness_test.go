@@ -1,0 +1,311 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/soap"
+)
+
+// testDate is the first day of the generated schedules.
+var testDate = flight.Date{Y: 2026, M: 12, D: 1}
+
+// machine is one airline server process of a test alliance.
+type machine struct {
+	name    string
+	listen  string
+	peer    string
+	client  string
+	sellers []string
+	dataDir string
+	extra   []string
+	proc    *proc
+}
+
+func (m *machine) url() string { return "http://" + m.listen }
+
+// testAlliance is an alliance of airline server processes started by a test.
+type testAlliance struct {
+	t        testing.TB
+	dir      string
+	name     string
+	order    []string
+	machines map[string]*machine
+	data     map[string][]flight.Flight
+	search   []string
+	peers    string
+}
+
+// newAlliance generates one seller file per seller and starts one machine per entry of
+// sellersOf (machine name → the sellers it brings), bootstrapped together from --peers.
+func newAlliance(t testing.TB, name string, sellersOf map[string][]string, search ...string) *testAlliance {
+	t.Helper()
+	dir := t.TempDir()
+	var all []string
+	for _, m := range sortedKeys(sellersOf) {
+		all = append(all, sellersOf[m]...)
+	}
+	data, err := flight.Generate(flight.GenerateConfig{Sellers: all, From: testDate, Days: 2, PerDay: 60, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := flight.WriteDir(filepath.Join(dir, "data"), data); err != nil {
+		t.Fatal(err)
+	}
+	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data, search: search}
+	var peers []string
+	for _, n := range sortedKeys(sellersOf) {
+		m := &machine{name: n, listen: freeAddr(t), peer: freeAddr(t), client: freeAddr(t),
+			sellers: sellersOf[n], dataDir: filepath.Join(dir, "var", n)}
+		a.machines[n] = m
+		a.order = append(a.order, n)
+		peers = append(peers, n+"=http://"+m.peer)
+	}
+	a.peers = strings.Join(peers, ",")
+	for _, n := range a.order {
+		a.start(n)
+	}
+	return a
+}
+
+func (a *testAlliance) args(m *machine) []string {
+	args := []string{"--name", m.name, "--alliance", a.name, "--listen", m.listen,
+		"--peer-listen", m.peer, "--client-listen", m.client, "--data-dir", m.dataDir,
+		"--log-level", "info"}
+	for _, s := range m.sellers {
+		args = append(args, "--seller", s+"="+filepath.Join(a.dir, "data", s+".csv"))
+	}
+	for _, s := range a.search {
+		args = append(args, "--search", s)
+	}
+	return append(args, m.extra...)
+}
+
+func (a *testAlliance) start(name string) {
+	m := a.machines[name]
+	args := a.args(m)
+	if !slices.Contains(m.extra, "--join") {
+		args = append(args, "--peers", a.peers)
+	}
+	m.proc = startProc(a.t, a.dir, name, "airline", args...)
+}
+
+// add starts a new machine that joins the running alliance with --join.
+func (a *testAlliance) add(name string, sellers ...string) {
+	a.t.Helper()
+	var join []string
+	for _, n := range a.live() {
+		join = append(join, "http://"+a.machines[n].client)
+	}
+	m := &machine{name: name, listen: freeAddr(a.t), peer: freeAddr(a.t), client: freeAddr(a.t),
+		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name),
+		extra: []string{"--join", strings.Join(join, ",")}}
+	a.machines[name] = m
+	a.order = append(a.order, name)
+	a.start(name)
+}
+
+func (a *testAlliance) kill(name string) { a.machines[name].proc.kill() }
+
+// restart runs the machine again with the same command line.
+func (a *testAlliance) restart(name string) {
+	m := a.machines[name]
+	m.proc.kill()
+	m.proc.start(a.t)
+}
+
+// live lists the machines whose processes run.
+func (a *testAlliance) live() []string {
+	var out []string
+	for _, n := range a.order {
+		if p := a.machines[n].proc; p != nil && p.running() {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sellers lists every seller of the alliance.
+func (a *testAlliance) sellers() []string { return sortedKeys(a.data) }
+
+// etcd returns a client to the live machines' etcd members.
+func (a *testAlliance) etcd() *clientv3.Client {
+	a.t.Helper()
+	var eps []string
+	for _, n := range a.live() {
+		eps = append(eps, "http://"+a.machines[n].client)
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return cli
+}
+
+// treeState is the placement as the coordination tree shows it.
+type treeState struct {
+	machines map[string]machineEntry
+	holders  map[string]map[string]string // seller → machine → PRIMARY/BACKUP
+}
+
+type machineEntry struct {
+	Name      string   `json:"name"`
+	URL       string   `json:"url"`
+	Primaries []string `json:"primaries"`
+	Backups   []string `json:"backups"`
+}
+
+func (a *testAlliance) readTree(ctx context.Context) (treeState, error) {
+	cli := a.etcd()
+	defer cli.Close()
+	prefix := "/alliances/" + a.name + "/"
+	resp, err := cli.Get(ctx, prefix, clientv3.WithPrefix())
+	if err != nil {
+		return treeState{}, err
+	}
+	st := treeState{machines: map[string]machineEntry{}, holders: map[string]map[string]string{}}
+	for _, kv := range resp.Kvs {
+		parts := strings.Split(strings.TrimPrefix(string(kv.Key), prefix), "/")
+		switch {
+		case len(parts) == 2 && parts[0] == "machines":
+			var e machineEntry
+			if err := json.Unmarshal(kv.Value, &e); err != nil {
+				return treeState{}, fmt.Errorf("%s: %w", kv.Key, err)
+			}
+			st.machines[parts[1]] = e
+		case len(parts) == 3 && parts[0] == "sellers":
+			if st.holders[parts[1]] == nil {
+				st.holders[parts[1]] = map[string]string{}
+			}
+			st.holders[parts[1]][parts[2]] = string(kv.Value)
+		}
+	}
+	return st, nil
+}
+
+// checkInvariants checks DESIGN.md's placement invariants 1, 2 and the agreement of the machine
+// entries with the seller entries, for the given live machines and sellers.
+func checkInvariants(st treeState, live, sellers []string) error {
+	if got := sortedKeys(st.machines); !slices.Equal(got, live) {
+		return fmt.Errorf("machines in the tree %v, want the live ones %v", got, live)
+	}
+	primaries, backups := map[string]int{}, map[string]int{}
+	for _, s := range sellers {
+		var p, b []string
+		for _, m := range live {
+			e := st.machines[m]
+			if slices.Contains(e.Primaries, s) {
+				p = append(p, m)
+				primaries[m]++
+			}
+			if slices.Contains(e.Backups, s) {
+				b = append(b, m)
+				backups[m]++
+			}
+			role := st.holders[s][m]
+			want := ""
+			if slices.Contains(e.Primaries, s) {
+				want = "PRIMARY"
+			} else if slices.Contains(e.Backups, s) {
+				want = "BACKUP"
+			}
+			if role != want {
+				return fmt.Errorf("seller %s on %s: seller entry says %q, machine entry says %q", s, m, role, want)
+			}
+		}
+		if len(p) != 1 {
+			return fmt.Errorf("seller %s has primaries %v", s, p)
+		}
+		wantBackups := 1
+		if len(live) < 2 {
+			wantBackups = 0
+		}
+		if len(b) != wantBackups {
+			return fmt.Errorf("seller %s has backups %v with %d machines", s, b, len(live))
+		}
+		if len(b) == 1 && b[0] == p[0] {
+			return fmt.Errorf("seller %s has primary and backup on %s", s, p[0])
+		}
+	}
+	if spread(primaries, live) > 1 || spread(backups, live) > 1 {
+		return fmt.Errorf("unbalanced: primaries %v backups %v", primaries, backups)
+	}
+	return nil
+}
+
+func spread(count map[string]int, live []string) int {
+	lo, hi := 1<<30, 0
+	for _, m := range live {
+		lo, hi = min(lo, count[m]), max(hi, count[m])
+	}
+	return hi - lo
+}
+
+// waitSettled waits until the tree shows exactly the live machines and the invariants hold.
+func (a *testAlliance) waitSettled(timeout time.Duration) time.Duration {
+	a.t.Helper()
+	return eventually(a.t, timeout, "placement settled", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		st, err := a.readTree(ctx)
+		if err != nil {
+			return err
+		}
+		return checkInvariants(st, a.live(), a.sellers())
+	})
+}
+
+// status is the part of GET /status the tests read.
+type status struct {
+	Name     string `json:"name"`
+	Delegate string `json:"delegate"`
+	Round    struct {
+		Phase string `json:"phase"`
+	} `json:"round"`
+}
+
+func (a *testAlliance) status(name string) (status, error) {
+	var st status
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	err := getJSON(ctx, a.machines[name].url()+"/status", &st)
+	return st, err
+}
+
+// delegate asks every live machine who the delegate is and returns it once they all agree.
+func (a *testAlliance) delegate() string {
+	a.t.Helper()
+	var agreed string
+	eventually(a.t, 30*time.Second, "machines agree on the delegate", func() error {
+		seen := map[string]bool{}
+		for _, n := range a.live() {
+			st, err := a.status(n)
+			if err != nil {
+				return err
+			}
+			seen[st.Delegate] = true
+			agreed = st.Delegate
+		}
+		if len(seen) != 1 || agreed == "" {
+			return fmt.Errorf("delegates seen: %v", sortedKeys(seen))
+		}
+		return nil
+	})
+	return agreed
+}
+
+// getTrips calls SellerService.getTrips on a machine.
+func (a *testAlliance) getTrips(ctx context.Context, machine string, q query) (*soap.GetTripsResponse, error) {
+	c := soap.NewSellerClient(a.machines[machine].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 10 * time.Second})
+	return c.GetTrips(ctx, soap.GetTripsRequest{Src: q.src, Dst: q.dst, Date: q.date.String(), Sellers: q.sellers})
+}

@@ -1,0 +1,131 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// checkAnswers asks machine for every query and compares with the brute-force reference; the
+// answer must be complete.
+func (a *testAlliance) checkAnswers(machine string, queries []query) error {
+	for _, q := range queries {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := a.getTrips(ctx, machine, q)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("%v: %w", q, err)
+		}
+		if !resp.Complete {
+			return fmt.Errorf("%v: incomplete, missing %v", q, resp.MissingSellers)
+		}
+		want := referenceTrips(a.data, q, 30*time.Minute)
+		if got := rendered(resp); !slices.Equal(got, want) {
+			return fmt.Errorf("%v: got %d trips %v…, want %d trips %v…", q, len(got), head(got), len(want), head(want))
+		}
+	}
+	return nil
+}
+
+func head(s []string) []string { return s[:min(3, len(s))] }
+
+// TestAllianceLifecycle runs one alliance through the life the issue describes: it forms from
+// --peers, answers like the reference, loses a machine to SIGKILL and keeps answering, loses its
+// delegate, gets a machine back with the same command line, gets a new machine with --join, and
+// loses a machine in the middle of a round.
+func TestAllianceLifecycle(t *testing.T) {
+	a := newAlliance(t, "star", map[string][]string{
+		"m1": {"LY", "UA"},
+		"m2": {"LH"},
+		"m3": {"AF", "BA"},
+	})
+	queries := busyQueries(a.data, 4)
+	queries = append(queries, query{src: queries[0].src, dst: queries[0].dst, date: testDate, sellers: []string{"LY", "LH"}})
+
+	t.Run("forms from peers", func(t *testing.T) {
+		took := a.waitSettled(90 * time.Second)
+		t.Logf("settled %v after start", took)
+		if d := a.delegate(); d != "m1" {
+			t.Fatalf("delegate %s, want m1 (the smallest name)", d)
+		}
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("non-delegate killed", func(t *testing.T) {
+		a.kill("m2")
+		// Before m2's lease expires the delegate must already answer completely, asking the
+		// other holder of m2's sellers.
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatalf("right after kill -9: %v", err)
+		}
+		took := a.waitSettled(60 * time.Second)
+		t.Logf("placement settled %v after kill -9 of m2", took)
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("killed machine restarted with the same command line", func(t *testing.T) {
+		a.restart("m2")
+		took := a.waitSettled(90 * time.Second)
+		t.Logf("m2 back and settled after %v", took)
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("delegate killed", func(t *testing.T) {
+		a.kill("m1")
+		eventually(t, 30*time.Second, "m2 becomes delegate", func() error {
+			st, err := a.status("m2")
+			if err != nil {
+				return err
+			}
+			if st.Delegate != "m2" {
+				return fmt.Errorf("m2 says the delegate is %q", st.Delegate)
+			}
+			return nil
+		})
+		if err := a.checkAnswers("m2", queries); err != nil {
+			t.Fatal(err)
+		}
+		a.waitSettled(60 * time.Second)
+		a.restart("m1")
+		a.waitSettled(90 * time.Second)
+		if d := a.delegate(); d != "m1" {
+			t.Fatalf("delegate %s after m1 came back, want m1", d)
+		}
+	})
+
+	t.Run("fourth machine joins with --join", func(t *testing.T) {
+		a.add("m4", "KL")
+		a.waitSettled(90 * time.Second)
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("machine dies in the middle of a round", func(t *testing.T) {
+		a.add("m5", "IB")
+		// Kill m3 as soon as the round of m5's join has begun on it.
+		eventually(t, 60*time.Second, "m5's join round starts", func() error {
+			st, err := a.status("m3")
+			if err != nil {
+				return err
+			}
+			if st.Round.Phase == "idle" || st.Round.Phase == "" {
+				return fmt.Errorf("m3 round phase %q", st.Round.Phase)
+			}
+			return nil
+		})
+		a.kill("m3")
+		a.waitSettled(90 * time.Second)
+		if err := a.checkAnswers("m1", queries); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
