@@ -43,33 +43,42 @@ func openBody(d *xml.Decoder) (xml.StartElement, error) {
 		return xml.StartElement{}, ClientFault("root element <%s>: want soap:Envelope", env.Name.Local)
 	}
 
-	el, err := nextChild(d, "soap:Envelope")
+	el, err := nextElement(d)
 	if err != nil {
-		return xml.StartElement{}, err
+		return xml.StartElement{}, inEnvelope(err, "soap:Envelope has no soap:Body")
 	}
 	if el.Name.Space == envNS && el.Name.Local == "Header" {
 		if err := checkHeader(d); err != nil {
 			return xml.StartElement{}, err
 		}
-		if el, err = nextChild(d, "soap:Envelope"); err != nil {
-			return xml.StartElement{}, err
+		if el, err = nextElement(d); err != nil {
+			return xml.StartElement{}, inEnvelope(err, "soap:Envelope has no soap:Body")
 		}
 	}
 	if el.Name.Space != envNS || el.Name.Local != "Body" {
 		return xml.StartElement{}, ClientFault("element <%s> in soap:Envelope: want soap:Body", el.Name.Local)
 	}
-	op, err := nextChild(d, "soap:Body")
+	op, err := nextElement(d)
 	if err != nil {
-		return xml.StartElement{}, err
+		return xml.StartElement{}, inEnvelope(err, "empty soap:Body: want an operation element")
 	}
 	return op, nil
+}
+
+// inEnvelope turns errEndElement, met where an element was due, into a fault saying what was
+// missing.
+func inEnvelope(err error, missing string) error {
+	if errors.Is(err, errEndElement) {
+		return ClientFault("%s", missing)
+	}
+	return err
 }
 
 // closeBody reads what follows the operation element: the end of soap:Body, of soap:Envelope,
 // and nothing but whitespace, comments and processing instructions up to the end of input.
 func closeBody(d *xml.Decoder) error {
 	for _, parent := range []string{"soap:Body", "soap:Envelope"} {
-		el, err := nextChild(d, parent)
+		el, err := nextElement(d)
 		if err == nil {
 			return ClientFault("element <%s> after the operation element: %s holds one element only", el.Name.Local, parent)
 		}
@@ -91,7 +100,7 @@ func closeBody(d *xml.Decoder) error {
 // checkHeader skips the header blocks, refusing any that this service must understand.
 func checkHeader(d *xml.Decoder) error {
 	for {
-		block, err := nextChild(d, "soap:Header")
+		block, err := nextElement(d)
 		if errors.Is(err, errEndElement) {
 			return nil
 		}
@@ -120,17 +129,8 @@ func checkHeader(d *xml.Decoder) error {
 	}
 }
 
-// errEndElement is what nextChild returns when its parent element ends.
+// errEndElement is what nextElement returns at an end element.
 var errEndElement = errors.New("end of element")
-
-// nextChild returns the next child element of parent, or errEndElement when parent ends.
-func nextChild(d *xml.Decoder, parent string) (xml.StartElement, error) {
-	el, err := nextElement(d)
-	if errors.Is(err, io.EOF) {
-		return xml.StartElement{}, ClientFault("%s is not closed: unexpected end of input", parent)
-	}
-	return el, err
-}
 
 // nextElement returns the next start element, skipping whitespace, comments and processing
 // instructions; it returns errEndElement at an end element and io.EOF at the end of input.

@@ -19,6 +19,7 @@ import (
 // sent with what the server understood.
 type server struct {
 	URL string // advertised base URL, http://127.0.0.1:port
+	ts  *httptest.Server
 
 	mu   sync.Mutex
 	seen map[string][]any // requests per operation, in arrival order
@@ -37,15 +38,19 @@ type serverOps struct {
 func startServer(t testing.TB, o serverOps) *server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
-	s := &server{URL: "http://" + ts.Listener.Addr().String(), seen: map[string][]any{}}
+	s := &server{URL: "http://" + ts.Listener.Addr().String(), ts: ts, seen: map[string][]any{}}
 	if o.getTrips == nil {
 		o.getTrips = func(context.Context, *GetTripsRequest) (*GetTripsResponse, error) { return sampleTrips(), nil }
 	}
 	if o.bySrc == nil {
-		o.bySrc = func(context.Context, *RelevantBySrcRequest) (*RelevantFlightsResponse, error) { return sampleRelevant(), nil }
+		o.bySrc = func(context.Context, *RelevantBySrcRequest) (*RelevantFlightsResponse, error) {
+			return sampleRelevant(), nil
+		}
 	}
 	if o.byDst == nil {
-		o.byDst = func(context.Context, *RelevantByDstRequest) (*RelevantFlightsResponse, error) { return sampleRelevant(), nil }
+		o.byDst = func(context.Context, *RelevantByDstRequest) (*RelevantFlightsResponse, error) {
+			return sampleRelevant(), nil
+		}
 	}
 	if o.send == nil {
 		o.send = pagedSeller(sampleFlights(5), 2)

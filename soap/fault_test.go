@@ -1,0 +1,316 @@
+package soap
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const envelopeFmt = `<?xml version="1.0" encoding="UTF-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>%s</soap:Body></soap:Envelope>`
+
+func envelope(body string) string { return strings.Replace(envelopeFmt, "%s", body, 1) }
+
+const validBySrc = `<getRelevantFlightsBySrc xmlns="urn:flightalliance:v1"><Src>TLV</Src><Date>2026-12-01</Date></getRelevantFlightsBySrc>`
+
+// post sends body to the IntraClusterService and returns the HTTP status and the decoded fault
+// (nil when the answer is no fault).
+func post(t *testing.T, s *server, method, contentType, body string) (int, *Fault) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+IntraClusterServicePath, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "text/xml; charset=utf-8" {
+		t.Errorf("Content-Type %q, want text/xml; charset=utf-8", ct)
+	}
+	var env struct {
+		Body struct {
+			Inner []byte `xml:",innerxml"`
+		} `xml:"http://schemas.xmlsoap.org/soap/envelope/ Body"`
+	}
+	if err := xml.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("answer is no SOAP envelope: %v\n%s", err, raw)
+	}
+	err = decodeResponse(env.Body.Inner, OpRelevantBySrc+"Response", &RelevantFlightsResponse{})
+	var f *Fault
+	if errors.As(err, &f) {
+		return resp.StatusCode, f
+	}
+	if err != nil {
+		t.Fatalf("answer is neither a fault nor a response: %v\n%s", err, raw)
+	}
+	return resp.StatusCode, nil
+}
+
+func TestRequestFaults(t *testing.T) {
+	s := startServer(t, serverOps{maxBody: 4096})
+	const xmlType = "text/xml; charset=utf-8"
+	for _, tc := range []struct {
+		name, method, contentType, body string
+		status                          int
+		code, message                   string
+	}{
+		{"malformed XML", "POST", xmlType, envelope(`<getRelevantFlightsBySrc><Src>TLV</Date>`), 500, CodeClient, "malformed XML"},
+		{"not XML", "POST", xmlType, "hello", 500, CodeClient, "unexpected text"},
+		{"truncated", "POST", xmlType, envelope(validBySrc)[:150], 500, CodeClient, "unexpected EOF"},
+		{"unknown operation", "POST", xmlType, envelope(`<bookFlight xmlns="urn:flightalliance:v1"/>`), 500, CodeClient, "unknown operation <bookFlight>"},
+		{"operation of the other service", "POST", xmlType, envelope(`<getTrips xmlns="urn:flightalliance:v1"/>`), 500, CodeClient, "unknown operation <getTrips>"},
+		{"oversized body", "POST", xmlType, envelope(`<getRelevantFlightsBySrc><Src>` + strings.Repeat("A", 5000) + `</Src></getRelevantFlightsBySrc>`), 500, CodeClient, "exceeds 4096 bytes"},
+		{"empty body", "POST", xmlType, "", 500, CodeClient, "empty request body"},
+		{"empty soap:Body", "POST", xmlType, envelope(""), 500, CodeClient, "empty soap:Body"},
+		{"two operations", "POST", xmlType, envelope(validBySrc + validBySrc), 500, CodeClient, "holds one element only"},
+		{"content after the envelope", "POST", xmlType, envelope(validBySrc) + "<more/>", 500, CodeClient, "content after soap:Envelope"},
+		{"no envelope", "POST", xmlType, validBySrc, 500, CodeClient, "want soap:Envelope"},
+		{"no body", "POST", xmlType, `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header/></soap:Envelope>`, 500, CodeClient, "soap:Envelope has no soap:Body"},
+		{"SOAP 1.2 envelope", "POST", xmlType, `<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body/></env:Envelope>`, 500, CodeVersionMismatch, "SOAP 1.2"},
+		{"SOAP 1.2 content type", "POST", "application/soap+xml", envelope(validBySrc), 500, CodeVersionMismatch, "SOAP 1.2"},
+		{"wrong content type", "POST", "application/json", `{"Src":"TLV"}`, 500, CodeClient, `Content-Type "application/json"`},
+		{"missing content type", "POST", "", envelope(validBySrc), 500, CodeClient, "missing Content-Type"},
+		{"latin-1", "POST", "text/xml; charset=iso-8859-1", envelope(validBySrc), 500, CodeClient, `charset "iso-8859-1"`},
+		{"mustUnderstand header", "POST", xmlType, `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header><t:Tx xmlns:t="urn:tx" soap:mustUnderstand="1">1</t:Tx></soap:Header><soap:Body>` + validBySrc + `</soap:Body></soap:Envelope>`, 500, CodeMustUnderstand, "<Tx>"},
+		{"external entity", "POST", xmlType, `<?xml version="1.0"?><!DOCTYPE e [<!ENTITY x SYSTEM "file:///etc/passwd">]>` + envelope(`<getRelevantFlightsBySrc><Src>&x;</Src></getRelevantFlightsBySrc>`), 500, CodeClient, "DTD"},
+		{"undefined entity", "POST", xmlType, envelope(`<getRelevantFlightsBySrc><Src>&x;</Src></getRelevantFlightsBySrc>`), 500, CodeClient, "invalid character entity &x;"},
+		{"PUT", "PUT", xmlType, envelope(validBySrc), 405, CodeClient, "method PUT"},
+		{"DELETE", "DELETE", "", "", 405, CodeClient, "method DELETE"},
+		{"GET without ?wsdl", "GET", "", "", 404, CodeClient, "add ?wsdl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, f := post(t, s, tc.method, tc.contentType, tc.body)
+			if f == nil {
+				t.Fatalf("HTTP %d without a fault", status)
+			}
+			if status != tc.status || f.Code != tc.code || !strings.Contains(f.String, tc.message) {
+				t.Errorf("HTTP %d %s %q; want HTTP %d %s containing %q", status, f.Code, f.String, tc.status, tc.code, tc.message)
+			}
+		})
+	}
+	// Still serving, with an ignorable header, comments and a quoted SOAPAction of another op.
+	body := `<?xml version="1.0"?><!-- hi --><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
+	<soap:Header><t:Trace xmlns:t="urn:trace">abc</t:Trace></soap:Header>
+	<soap:Body>` + validBySrc + `</soap:Body></soap:Envelope>`
+	if status, f := post(t, s, "POST", `text/xml; charset="UTF-8"`, body); status != 200 || f != nil {
+		t.Fatalf("a valid call after the faults: HTTP %d fault %v", status, f)
+	}
+	if s.count(OpRelevantBySrc) != 1 {
+		t.Errorf("operation ran %d times, want once (only for the valid call)", s.count(OpRelevantBySrc))
+	}
+}
+
+// TestOperationFaults checks what a client sees when an operation refuses, fails or panics,
+// and that the server keeps serving.
+func TestOperationFaults(t *testing.T) {
+	s := startServer(t, serverOps{
+		getTrips: func(_ context.Context, req *GetTripsRequest) (*GetTripsResponse, error) {
+			switch req.Src {
+			case "bad":
+				return nil, ClientFault("Src %q: not an IATA airport code", req.Src)
+			case "err":
+				return nil, errors.New("connect to 10.1.2.3: secret internals")
+			case "nil":
+				return nil, nil
+			case "panic":
+				panic("index out of range")
+			}
+			return sampleTrips(), nil
+		},
+	})
+	c := s.seller()
+	ctx := context.Background()
+	for _, tc := range []struct{ src, code, message string }{
+		{"bad", CodeClient, `Src "bad": not an IATA airport code`},
+		{"err", CodeServer, "getTrips failed on the server"},
+		{"nil", CodeServer, "getTrips failed on the server"},
+		{"panic", CodeServer, "getTrips: internal error"},
+	} {
+		_, err := c.GetTrips(ctx, GetTripsRequest{Src: tc.src, Dst: "JFK", Date: "2026-12-01"})
+		f := asFault(t, err)
+		if f.Code != tc.code || f.String != tc.message {
+			t.Errorf("Src %s: fault %s %q, want %s %q", tc.src, f.Code, f.String, tc.code, tc.message)
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("Src %s: fault leaks the error: %v", tc.src, err)
+		}
+		if _, err := c.GetTrips(ctx, GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}); err != nil {
+			t.Errorf("call after Src %s: %v", tc.src, err)
+		}
+	}
+}
+
+func TestClientResponseLimit(t *testing.T) {
+	s := startServer(t, serverOps{})
+	c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{MaxBody: 8 << 10})
+	big := RelevantBySrcRequest{Src: "TLV", Date: "2026-12-01"}
+	// The WSDL (~5 KB) fits, three flights fit, a 50-flight page does not.
+	if _, err := c.RelevantBySrc(context.Background(), big); err != nil {
+		t.Fatalf("small response: %v", err)
+	}
+	s2 := startServer(t, serverOps{send: pagedSeller(sampleFlights(50), 50)})
+	c = NewIntraClient(s2.URL+IntraClusterServicePath, ClientOptions{MaxBody: 8 << 10})
+	_, err := c.SendSeller(context.Background(), RolePrimary, "LY", "")
+	if !errors.Is(err, ErrResponseTooLarge) {
+		t.Fatalf("50-flight page through an 8 KiB cap: error %v, want ErrResponseTooLarge", err)
+	}
+}
+
+// TestClientHonoursContext cancels a call that the server holds: the client returns at once
+// with the context's error, and the server's operation sees its own context end.
+func TestClientHonoursContext(t *testing.T) {
+	released := make(chan struct{})
+	s := startServer(t, serverOps{getTrips: func(ctx context.Context, _ *GetTripsRequest) (*GetTripsResponse, error) {
+		<-ctx.Done()
+		close(released)
+		return nil, ctx.Err()
+	}})
+	c := s.seller()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err := c.GetTrips(ctx, GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want context.DeadlineExceeded", err)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("call returned after %v, long after its 200ms deadline", took)
+	}
+	select {
+	case <-released:
+	case <-time.After(5 * time.Second):
+		t.Fatal("server operation's context was not cancelled when the client gave up")
+	}
+}
+
+func TestClientTimeout(t *testing.T) {
+	s := startServer(t, serverOps{getTrips: func(ctx context.Context, _ *GetTripsRequest) (*GetTripsResponse, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	c := NewSellerClient(s.URL+SellerServicePath, ClientOptions{Timeout: 100 * time.Millisecond})
+	_, err := c.GetTrips(context.Background(), GetTripsRequest{Src: "TLV"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want context.DeadlineExceeded from ClientOptions.Timeout", err)
+	}
+}
+
+// TestWSDLFailureDoesNotStick makes the first WSDL fetches fail (an error status, then a
+// document that is not a WSDL) and checks that the same client works once the server does.
+func TestWSDLFailureDoesNotStick(t *testing.T) {
+	var mode atomic.Value
+	mode.Store("down")
+	s := startServer(t, serverOps{wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodGet && mode.Load() == "down":
+				http.Error(w, "starting", http.StatusServiceUnavailable)
+			case r.Method == http.MethodGet && mode.Load() == "garbage":
+				w.Header().Set("Content-Type", "text/xml")
+				_, _ = w.Write([]byte(`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><portType/></definitions>`))
+			default:
+				next.ServeHTTP(w, r)
+			}
+		})
+	}})
+	c := s.seller()
+	req := GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
+
+	if _, err := c.GetTrips(context.Background(), req); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("WSDL answering 503: error %v, want one naming the status", err)
+	}
+	mode.Store("garbage")
+	if _, err := c.GetTrips(context.Background(), req); !errors.Is(err, ErrBadWSDL) {
+		t.Fatalf("WSDL without binding or service: error %v, want ErrBadWSDL", err)
+	}
+	mode.Store("up")
+	if _, err := c.GetTrips(context.Background(), req); err != nil {
+		t.Fatalf("after the server came up: %v", err)
+	}
+}
+
+// TestClientRefetchesWSDLAfterTransportError moves a service to another port: the client, told
+// the new address by nobody but the WSDL, finds it after one failed call.
+func TestClientRefetchesWSDLAfterTransportError(t *testing.T) {
+	target := startServer(t, serverOps{})
+	dead := startServer(t, serverOps{})
+	var moved atomic.Bool
+	front := startServer(t, serverOps{wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet {
+				next.ServeHTTP(w, r)
+				return
+			}
+			// The WSDL sends calls elsewhere: first to a server that then dies, then to target.
+			to := dead.URL
+			if moved.Load() {
+				to = target.URL
+			}
+			writeXML(w, http.StatusOK, sellerWSDL(to+SellerServicePath))
+		})
+	}})
+	c := front.seller()
+	req := GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
+	if _, err := c.GetTrips(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if dead.count(OpGetTrips) != 1 {
+		t.Fatalf("first call reached the WSDL's address %d times, want 1", dead.count(OpGetTrips))
+	}
+	http.DefaultClient.CloseIdleConnections()
+	dead.ts.Close()
+	moved.Store(true)
+	if _, err := c.GetTrips(context.Background(), req); err == nil {
+		t.Fatal("call to a closed server succeeded")
+	}
+	if _, err := c.GetTrips(context.Background(), req); err != nil {
+		t.Fatalf("call after the WSDL changed: %v", err)
+	}
+	if target.count(OpGetTrips) != 1 {
+		t.Errorf("target served %d calls, want 1", target.count(OpGetTrips))
+	}
+}
+
+func TestClientBadURL(t *testing.T) {
+	for _, u := range []string{"", "127.0.0.1:8101/Services/SellerService", "http://[::1", "ftp://host/x"} {
+		_, err := NewSellerClient(u, ClientOptions{}).GetTrips(context.Background(), GetTripsRequest{})
+		if err == nil || !strings.Contains(err.Error(), "service URL") {
+			t.Errorf("URL %q: error %v, want one naming the service URL", u, err)
+		}
+	}
+}
+
+func TestFaultEnvelopeIsDecodableByGosoapShape(t *testing.T) {
+	var buf bytes.Buffer
+	writeFaultEnvelope(&buf, &Fault{Code: CodeClient, String: `Src "<x>": bad`, Detail: "d&d"})
+	var env struct {
+		Body struct {
+			Inner []byte `xml:",innerxml"`
+		} `xml:"Body"`
+	}
+	if err := xml.Unmarshal(buf.Bytes(), &env); err != nil {
+		t.Fatal(err)
+	}
+	// The inner XML alone, as gosoap hands it over, must still say what the fault is.
+	err := decodeResponse(env.Body.Inner, "xResponse", nil)
+	f := asFault(t, err)
+	if *f != (Fault{Code: CodeClient, String: `Src "<x>": bad`, Detail: "d&d"}) {
+		t.Errorf("decoded %+v", f)
+	}
+}
