@@ -1,0 +1,79 @@
+package search
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestEveryBadInputIs400NamingIt drives every refusal through HTTP: status 400 (413 for a body
+// too large), a JSON {"error": ...} whose message names the parameter or field.
+func TestEveryBadInputIs400NamingIt(t *testing.T) {
+	ts := startSearch(t, Config{})
+	const reg = "/Services/FlightsSearchReg/Register/"
+	const goodURI = `{"uri":"http://127.0.0.1:8101/Services/SellerService"}`
+	type tc struct {
+		method, path, body string
+		status             int
+		names              string
+	}
+	cases := []tc{
+		{"GET", "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01&servers=LY;UA", "", 400, "query string"},
+		{"GET", "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01&x=%zz", "", 400, "query string"},
+		{"PUT", reg + "star", `{"uri":`, 400, "body"},
+		{"PUT", reg + "star", ``, 400, "body"},
+		{"PUT", reg + "star", `["http://127.0.0.1:8101/"]`, 400, "body"},
+		{"PUT", reg + "star", `{"uri":"http://127.0.0.1:8101/","name":"x"}`, 400, "body"},
+		{"PUT", reg + "star", goodURI + `{}`, 400, "body"},
+		{"PUT", reg + "star", `{}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":""}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"/Services/SellerService"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"127.0.0.1:8101/Services/SellerService"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"ftp://127.0.0.1/Services/SellerService"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"http:///Services/SellerService"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"http://u:p@127.0.0.1:8101/"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"http://127.0.0.1:8101/` + strings.Repeat("a", 3000) + `"}`, 400, "uri"},
+		{"PUT", reg + "star", `{"uri":"http://127.0.0.1:8101/` + strings.Repeat("a", 70000) + `"}`, 413, "body"},
+		{"PUT", reg + strings.Repeat("a", 65), goodURI, 400, "clustername"},
+		{"PUT", reg + "star.alliance", goodURI, 400, "clustername"},
+		{"PUT", reg + "star%20alliance", goodURI, 400, "clustername"},
+		{"PUT", reg + "star?ttl=5", goodURI, 400, "query parameters"},
+		{"PUT", "/Services/FlightsSearchReg/Unregister?name=star", "", 400, "name"},
+		{"PUT", "/Services/FlightsSearchReg/Unregister?cluster=", "", 400, "cluster"},
+		{"PUT", "/Services/FlightsSearchReg/Unregister?cluster=a.b", "", 400, "cluster"},
+		{"PUT", "/Services/FlightsSearchReg/Unregister?cluster=a&cluster=b", "", 400, "cluster"},
+		{"PUT", "/Services/FlightsSearchReg/Unregister?cluster=a;b", "", 400, "query string"},
+	}
+	for _, q := range badQueries {
+		cases = append(cases, tc{"GET", "/Services/FlightsSearch/flight?" + q.raw, "", 400, q.field + ": "})
+	}
+	for _, c := range cases {
+		code, b := do(t, c.method, ts.URL+c.path, c.body)
+		var e ErrorBody
+		if err := json.Unmarshal(b, &e); err != nil || code != c.status || !strings.Contains(e.Error, c.names) {
+			t.Errorf("%s %.90s %.40q: %d %.200s; want %d naming %q", c.method, c.path, c.body, code, b, c.status, c.names)
+		}
+	}
+	if l := ts.list(t); len(l.Registrations) != 0 {
+		t.Errorf("a refused registration was stored: %+v", l)
+	}
+}
+
+func TestUnknownRoutesAndMethodsAnswerJSON(t *testing.T) {
+	ts := startSearch(t, Config{})
+	for _, c := range []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/nope", http.StatusNotFound},
+		{"POST", "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01", http.StatusMethodNotAllowed},
+		{"GET", "/Services/FlightsSearchReg/Register/star", http.StatusMethodNotAllowed},
+	} {
+		code, b := do(t, c.method, ts.URL+c.path, "")
+		var e ErrorBody
+		if code != c.status || json.Unmarshal(b, &e) != nil || e.Error == "" {
+			t.Errorf("%s %s: %d %s", c.method, c.path, code, b)
+		}
+	}
+}
