@@ -137,3 +137,31 @@ func TestNewSellerRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Readers share a Seller without locks; run with -race to make this test mean something.
+func TestSellerConcurrentReaders(t *testing.T) {
+	s := mustSeller(t, "LY", genFlightsN("LY", 20))
+	want := len(s.BySrc("TLV", testDay))
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			for range 100 {
+				if n := len(s.BySrc("TLV", testDay)); n != want {
+					done <- errors.New("BySrc changed under concurrent reads")
+					return
+				}
+				if _, _, err := s.Page("", 7); err != nil {
+					done <- err
+					return
+				}
+				_ = s.Flights()
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
