@@ -1,0 +1,109 @@
+package soap
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestNodeSoapClient has an independent, WSDL-driven toolkit — the npm soap package, pinned in
+// testdata/nodeclient/package-lock.json — call both services. It proves that the WSDLs are
+// usable by a standard toolkit and that the server understands what the toolkit sends.
+//
+// It needs node and npm (CI has them) and fails, rather than skips, without them.
+func TestNodeSoapClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is not installed: this test runs the npm soap package against the server (%v)", err)
+	}
+	dir := filepath.Join("testdata", "nodeclient")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Fatalf("npm is not installed: needed once to install %s/node_modules (%v)", dir, err)
+		}
+		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+		}
+	}
+
+	s := startServer(t, serverOps{
+		byDst: func(_ context.Context, req *RelevantByDstRequest) (*RelevantFlightsResponse, error) {
+			return nil, ClientFault("Dst %q: unknown airport", req.Dst)
+		},
+	})
+	cmd := exec.CommandContext(ctx, node, "client.js", s.URL)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node client.js: %v\nstderr:\n%s\nstdout:\n%s", err, stderr.String(), stdout.String())
+	}
+	t.Logf("node client.js printed:\n%s", stdout.String())
+
+	// What the server understood of the toolkit's requests.
+	trips := s.last(t, OpGetTrips).(GetTripsRequest)
+	if trips.XMLName.Space != Namespace || trips.Src != "TLV" || trips.Dst != "JFK" || trips.Date != "2026-12-01" ||
+		!reflect.DeepEqual(trips.Sellers, []string{"LY", "UA"}) {
+		t.Errorf("server decoded node's getTrips as %+v", trips)
+	}
+	send := s.last(t, OpSendPrimarySeller).(SendSellerRequest)
+	if send.XMLName.Space != Namespace || send.SellerName != "LY" || send.Cursor != "2" {
+		t.Errorf("server decoded node's sendPrimarySeller as %+v", send)
+	}
+
+	// What the toolkit understood of the server's answers.
+	var out struct {
+		GetTrips struct {
+			Result struct {
+				Alliance string
+				Trips    []struct {
+					Price float64 // the schema says xsd:decimal, and node reads a number
+					Legs  []map[string]any
+				}
+				Complete       bool
+				MissingSellers []string
+			}
+		}
+		SendPrimarySeller struct {
+			Result struct {
+				Seller, Version, NextCursor string
+				Flights                     []map[string]any
+			}
+		}
+		GetRelevantFlightsByDst struct {
+			Fault struct{ Code, String string }
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("node output: %v", err)
+	}
+	want := sampleTrips()
+	got := out.GetTrips.Result
+	if got.Alliance != want.Alliance || got.Complete != want.Complete || !reflect.DeepEqual(got.MissingSellers, want.MissingSellers) ||
+		len(got.Trips) != 2 || len(got.Trips[0].Legs) != 1 || len(got.Trips[1].Legs) != 2 {
+		t.Fatalf("node decoded getTrips as %+v", got)
+	}
+	// xsd:dateTime becomes a JavaScript Date, printed with milliseconds.
+	if leg := got.Trips[1].Legs[1]; got.Trips[1].Price != 700.5 || leg["Flight"] != "UA900" || leg["Seats"] != 12.0 ||
+		leg["Price"] != 400.4 || leg["Departure"] != "2026-12-01T12:00:00.000Z" {
+		t.Errorf("node decoded the connection as %+v", got.Trips[1])
+	}
+	page := out.SendPrimarySeller.Result
+	if page.Seller != "LY" || page.Version != "v7" || page.NextCursor != "4" || len(page.Flights) != 2 || page.Flights[0]["Flight"] != "LY102" {
+		t.Errorf("node decoded sendPrimarySeller as %+v", page)
+	}
+	if f := out.GetRelevantFlightsByDst.Fault; f.Code != CodeClient || f.String != `Dst "XXX": unknown airport` {
+		t.Errorf("node saw the fault as %+v", f)
+	}
+}
