@@ -1,0 +1,122 @@
+package placement
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// world is a small simulator of an alliance for the tests: the committed holdings of its
+// machines, the joiners and leavers of the coming round, and the sellers the tree knows. It
+// makes the snapshot of a round and applies a round's Result to reach the next state, as the
+// airline servers would.
+type world struct {
+	machines map[string]Machine // committed members: Name, Primaries, Backups
+	joiners  map[string][]string
+	leaving  map[string]bool
+	known    map[string]bool
+}
+
+func newWorld() *world {
+	return &world{machines: map[string]Machine{}, joiners: map[string][]string{},
+		leaving: map[string]bool{}, known: map[string]bool{}}
+}
+
+func (w *world) snapshot() Snapshot {
+	var s Snapshot
+	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
+		m := w.machines[name]
+		m.Leaving = w.leaving[name]
+		s.Machines = append(s.Machines, m)
+	}
+	for _, name := range slices.Sorted(maps.Keys(w.joiners)) {
+		s.Machines = append(s.Machines, Machine{Name: name, Joining: true, Brings: w.joiners[name]})
+	}
+	s.Sellers = slices.Sorted(maps.Keys(w.known))
+	return s
+}
+
+// fail removes a machine, committed or joining, as a crash would.
+func (w *world) fail(name string) error {
+	_, member := w.machines[name]
+	_, joiner := w.joiners[name]
+	if !member && !joiner {
+		return fmt.Errorf("no machine %q", name)
+	}
+	delete(w.machines, name)
+	delete(w.joiners, name)
+	delete(w.leaving, name)
+	return nil
+}
+
+// apply commits a round: the assignments become the holdings, joiners become members, leavers
+// go away, and every seller seen stays known (the tree keeps a seller's node).
+func (w *world) apply(s Snapshot, res Result) {
+	for _, m := range s.Machines {
+		for _, list := range [][]string{m.Primaries, m.Backups, m.Brings} {
+			for _, seller := range list {
+				w.known[seller] = true
+			}
+		}
+	}
+	w.machines = map[string]Machine{}
+	for _, a := range res.Assignments {
+		w.machines[a.Name] = Machine{Name: a.Name, Primaries: a.Primaries, Backups: a.Backups}
+	}
+	w.joiners = map[string][]string{}
+	w.leaving = map[string]bool{}
+}
+
+func (w *world) String() string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
+		m := w.machines[name]
+		fmt.Fprintf(&b, "%s: primaries=%s backups=%s\n", name, list(m.Primaries), list(m.Backups))
+	}
+	return b.String()
+}
+
+func formatResult(res Result) string {
+	var b strings.Builder
+	b.WriteString("assignments:\n")
+	for _, a := range res.Assignments {
+		fmt.Fprintf(&b, "  %s: primaries=%s backups=%s\n", a.Name, list(a.Primaries), list(a.Backups))
+	}
+	if len(res.Transfers) > 0 {
+		b.WriteString("transfers:\n")
+		for _, t := range res.Transfers {
+			fmt.Fprintf(&b, "  %s %s %s -> %s\n", t.Seller, t.Role, t.From, t.To)
+		}
+	}
+	if len(res.Promotions) > 0 {
+		b.WriteString("promotions:\n")
+		for _, p := range res.Promotions {
+			fmt.Fprintf(&b, "  %s on %s\n", p.Seller, p.Machine)
+		}
+	}
+	if len(res.Drops) > 0 {
+		b.WriteString("drops:\n")
+		for _, d := range res.Drops {
+			fmt.Fprintf(&b, "  %s on %s\n", d.Seller, d.Machine)
+		}
+	}
+	if len(res.Lost) > 0 {
+		fmt.Fprintf(&b, "lost: %s\n", list(res.Lost))
+	}
+	return b.String()
+}
+
+func list(sellers []string) string {
+	if len(sellers) == 0 {
+		return "-"
+	}
+	return strings.Join(sellers, ",")
+}
+
+func splitList(v string) []string {
+	if v == "" || v == "-" {
+		return nil
+	}
+	return strings.Split(v, ",")
+}
