@@ -1,0 +1,8 @@
+// Command search runs the search server (package search) on --listen until SIGTERM or SIGINT,
+// then shuts down gracefully and exits 0.
+//
+// It is flag parsing and wiring only: it must not hold any logic of the server itself.
+//
+// Exit codes: 0 after a graceful shutdown, 1 bad usage (the message names the flag), 2 the
+// server could not start or stopped on an error.
+package main

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"flightalliance/search"
+)
+
+const (
+	exitOK      = 0
+	exitUsage   = 1
+	exitFailure = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+}
+
+// run serves until ctx is done and returns the exit code. Logs go to stderr.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--registration-ttl 30s] [--delegate-timeout 3s] [--log-level info]")
+		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
+		fs.PrintDefaults()
+	}
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
+	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
+	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of each call to a delegate")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
+	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+
+	var lvl slog.Level
+	switch {
+	case fs.NArg() > 0:
+		return usageError(stderr, "", fmt.Errorf("unexpected argument %q (every input is a flag)", fs.Arg(0)))
+	case lvl.UnmarshalText([]byte(*level)) != nil:
+		return usageError(stderr, "--log-level", fmt.Errorf("%q is not one of debug, info, warn, error", *level))
+	case *ttl <= 0:
+		return usageError(stderr, "--registration-ttl", fmt.Errorf("%s, want a positive duration", *ttl))
+	case *delegateTimeout <= 0:
+		return usageError(stderr, "--delegate-timeout", fmt.Errorf("%s, want a positive duration", *delegateTimeout))
+	case *shutdownTimeout <= 0:
+		return usageError(stderr, "--shutdown-timeout", fmt.Errorf("%s, want a positive duration", *shutdownTimeout))
+	}
+	if _, _, err := net.SplitHostPort(*listen); err != nil {
+		return usageError(stderr, "--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
+	}
+
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	srv, err := search.New(search.Config{
+		RegistrationTTL: *ttl,
+		DelegateTimeout: *delegateTimeout,
+		ShutdownTimeout: *shutdownTimeout,
+		Logger:          log,
+	})
+	if err != nil {
+		return usageError(stderr, "", err)
+	}
+	l, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Error("cannot listen", "flag", "--listen", "addr", *listen, "err", err)
+		return exitFailure
+	}
+	if err := srv.Serve(ctx, l); err != nil {
+		log.Error("search server stopped", "err", err)
+		return exitFailure
+	}
+	log.Info("search server stopped")
+	return exitOK
+}
+
+func usageError(stderr io.Writer, flagName string, err error) int {
+	if flagName != "" {
+		fmt.Fprintf(stderr, "search: %s: %v\n", flagName, err)
+	} else {
+		fmt.Fprintf(stderr, "search: %v\n", err)
+	}
+	return exitUsage
+}
