@@ -81,7 +81,18 @@ func startEtcd(ctx context.Context, ecfg *embed.Config) (*embed.Etcd, startResul
 		closeEtcd(e, 10*time.Second)
 		return e, stoppedEarly, fmt.Errorf("%w: member %q stopped while starting", ErrStopped, ecfg.Name)
 	case err := <-e.Err():
+		// A server that stops by itself (e.g. removed from the cluster)
+		// first reports "server is stopping" here: tell the two apart.
+		res := failed
+		select {
+		case <-e.Server.StopNotify():
+			res = stoppedEarly
+		case <-time.After(5 * time.Second):
+		}
 		closeEtcd(e, 10*time.Second)
+		if res == stoppedEarly {
+			return e, res, fmt.Errorf("%w: member %q stopped while starting: %w", ErrStopped, ecfg.Name, err)
+		}
 		return nil, failed, fmt.Errorf("coord: etcd member %q failed while starting: %w", ecfg.Name, err)
 	case <-ctx.Done():
 		closeEtcd(e, 10*time.Second)

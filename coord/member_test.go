@@ -1,0 +1,155 @@
+package coord
+
+import (
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestSingleMemberStartsAndRestarts(t *testing.T) {
+	c := newCluster(t, 1)
+	ctx := ctxTimeout(t, 30*time.Second)
+	m := c.members[0]
+	st := m.Status(ctx)
+	if !st.IsLeader || !st.HasQuorum || st.Leader != "m1" || len(st.Members) != 1 {
+		t.Fatalf("status of a one-member cluster: %+v", st)
+	}
+	if _, err := NewTree(m.Client()).Create(ctx, "/a", []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	c.stop(0)
+	m = c.restart(0)
+	v, _, err := NewTree(m.Client()).Get(ctx, "/a")
+	if err != nil || string(v) != "1" {
+		t.Fatalf("after restart /a = %q, %v; want 1", v, err)
+	}
+}
+
+func memberNames(st Status) (voters, learners []string) {
+	for _, mb := range st.Members {
+		if mb.IsLearner {
+			learners = append(learners, mb.Name)
+		} else {
+			voters = append(voters, mb.Name)
+		}
+	}
+	return voters, learners
+}
+
+// A stopped member does not stop the others; the leader's reconciler
+// removes it after DeadGrace; re-running Start with its old data dir finds
+// it removed, moves the data aside and joins fresh.
+func TestStoppedMemberIsRemovedAndRejoinsWithOldDataDir(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := ctxTimeout(t, 90*time.Second)
+	tree := NewTree(c.members[0].Client())
+	if _, err := tree.Create(ctx, "/before", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	c.stop(2)
+	if _, err := tree.Create(ctx, "/during", []byte("y")); err != nil {
+		t.Fatalf("write with one of three members stopped: %v", err)
+	}
+	eventually(t, 20*time.Second, "m3 removed by the reconciler", func() bool {
+		return len(c.members[0].Status(ctx).Members) == 2 && len(c.members[1].Status(ctx).Members) == 2
+	})
+	m3 := c.restart(2)
+	if matches, _ := filepath.Glob(c.cfgs[2].DataDir + ".removed-*"); len(matches) != 1 {
+		t.Fatalf("old data dir not moved aside: %v", matches)
+	}
+	eventually(t, 20*time.Second, "m3 back as a voter", func() bool {
+		voters, learners := memberNames(c.members[0].Status(ctx))
+		return len(voters) == 3 && len(learners) == 0
+	})
+	if st := m3.Status(ctx); st.IsLearner || !st.HasQuorum {
+		t.Fatalf("rejoined m3: %+v", st)
+	}
+	for _, p := range []string{"/before", "/during"} {
+		if _, _, err := NewTree(m3.Client()).Get(ctx, p); err != nil {
+			t.Fatalf("rejoined m3 reads %s: %v", p, err)
+		}
+	}
+}
+
+// A machine with no data and a join URL is added as a learner and promoted;
+// Leave removes it, and re-running Start joins it again.
+func TestJoinPromoteLeaveRejoin(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := ctxTimeout(t, 120*time.Second)
+	urls := freeURLs(t, 2)
+	cfg := testConfig(t, c.dir, "m4", urls[0], urls[1], "")
+	cfg.Join = []string{c.cfgs[1].ClientURL}
+	m4, err := Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { m4.Close() }()
+	if st := m4.Status(ctx); st.IsLearner || len(st.Members) != 4 {
+		t.Fatalf("joined m4 should be a voter of 4: %+v", st)
+	}
+	if _, err := NewTree(m4.Client()).Create(ctx, "/m4", nil); err != nil {
+		t.Fatalf("write through joined m4: %v", err)
+	}
+	if err := m4.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "m4 gone from the member list", func() bool {
+		return len(c.members[0].Status(ctx).Members) == 3
+	})
+	m4, err = Start(ctx, cfg)
+	if err != nil {
+		t.Fatalf("start after leave: %v", err)
+	}
+	if st := m4.Status(ctx); len(st.Members) != 4 {
+		t.Fatalf("m4 rejoined: %+v", st)
+	}
+}
+
+// Losing two of three members is detected (state and event); the control
+// plane waits; the operator's Recover on the survivor forces a new cluster
+// and the other two re-run Start and rejoin fresh.
+func TestQuorumLossAndRecover(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := ctxTimeout(t, 150*time.Second)
+	if _, err := NewTree(c.members[0].Client()).Create(ctx, "/kept", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	changes := c.members[0].QuorumChanges()
+	var wg sync.WaitGroup
+	for _, i := range []int{1, 2} {
+		m := c.members[i]
+		c.members[i] = nil
+		wg.Go(func() { m.Close() })
+	}
+	wg.Wait()
+	select {
+	case q := <-changes:
+		if q {
+			t.Fatal("quorum change reported true after losing two of three")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("quorum loss not reported")
+	}
+	if st := c.members[0].Status(ctx); st.HasQuorum || st.Leader != "" {
+		t.Fatalf("status without quorum: %+v", st)
+	}
+	c.stop(0)
+	m1, err := Recover(ctx, c.cfgs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.members[0] = m1
+	if st := m1.Status(ctx); !st.HasQuorum || len(st.Members) != 1 {
+		t.Fatalf("recovered member: %+v", st)
+	}
+	if v, _, err := NewTree(m1.Client()).Get(ctx, "/kept"); err != nil || string(v) != "v" {
+		t.Fatalf("data after recover: %q %v", v, err)
+	}
+	c.restart(1)
+	c.restart(2)
+	eventually(t, 20*time.Second, "three voters after recovery", func() bool {
+		voters, _ := memberNames(m1.Status(ctx))
+		return len(voters) == 3
+	})
+}
