@@ -52,7 +52,7 @@ type Status struct {
 	IsLearner bool
 	Leader    string // the leader's name; "" without quorum
 	LeaderID  uint64
-	HasQuorum bool   // a leader is known
+	HasQuorum bool         // a leader is known
 	Members   []MemberInfo // sorted by name
 }
 

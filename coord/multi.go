@@ -79,19 +79,28 @@ func (e *MultiError) Unwrap() error { return e.Err }
 // *MultiError naming the first failing op. etcd refuses two writes to one
 // key in the same Multi.
 func (t *Tree) Multi(ctx context.Context, ops ...Op) (int64, error) {
-	rev, _, err := t.guardedMulti(ctx, nil, "", ops)
-	return rev, err
+	return t.guardedMulti(ctx, nil, ops)
 }
 
-// guardedMulti runs ops under the extra conditions guard. It returns
-// guardOK=false (and no error) when every op's own condition held but the
-// guard did not. guardKey is read on failure so the caller can explain it.
-func (t *Tree) guardedMulti(ctx context.Context, guard []clientv3.Cmp, guardKey string, ops []Op) (int64, bool, error) {
-	cmps := append([]clientv3.Cmp(nil), guard...)
+// guard is an extra condition on a Multi: key must exist with create
+// revision rev (a held lock); err is returned when it does not.
+type guard struct {
+	key string
+	rev int64
+	err error
+}
+
+// guardedMulti runs ops, under g when g is not nil.
+func (t *Tree) guardedMulti(ctx context.Context, g *guard, ops []Op) (int64, error) {
+	var cmps []clientv3.Cmp
 	var then, els []clientv3.Op
+	if g != nil {
+		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(g.key), "=", g.rev))
+		els = append(els, clientv3.OpGet(g.key, clientv3.WithKeysOnly()))
+	}
 	for i, op := range ops {
 		if err := checkPath(op.path, false); err != nil {
-			return 0, false, &MultiError{Index: i, Op: op.kind.String(), Path: op.path, Err: err}
+			return 0, &MultiError{Index: i, Op: op.kind.String(), Path: op.path, Err: err}
 		}
 		cmps = append(cmps, op.conditions()...)
 		if w, ok := op.write(); ok {
@@ -99,22 +108,27 @@ func (t *Tree) guardedMulti(ctx context.Context, guard []clientv3.Cmp, guardKey 
 		}
 		els = append(els, clientv3.OpGet(op.path, clientv3.WithKeysOnly()))
 	}
-	if guardKey != "" {
-		els = append(els, clientv3.OpGet(guardKey, clientv3.WithKeysOnly()))
-	}
 	resp, err := t.cli.Txn(ctx).If(cmps...).Then(then...).Else(els...).Commit()
 	if err != nil {
-		return 0, false, fmt.Errorf("coord: multi of %d ops: %w", len(ops), err)
+		return 0, fmt.Errorf("coord: multi of %d ops: %w", len(ops), err)
 	}
 	if resp.Succeeded {
-		return resp.Header.Revision, true, nil
+		return resp.Header.Revision, nil
+	}
+	rs := resp.Responses
+	if g != nil {
+		kvs := rs[0].GetResponseRange().Kvs
+		if len(kvs) == 0 || kvs[0].CreateRevision != g.rev {
+			return 0, g.err
+		}
+		rs = rs[1:]
 	}
 	for i, op := range ops {
-		if err := checkFailure(op, resp.Responses[i].GetResponseRange().Kvs); err != nil {
-			return 0, false, &MultiError{Index: i, Op: op.kind.String(), Path: op.path, Err: err}
+		if err := checkFailure(op, rs[i].GetResponseRange().Kvs); err != nil {
+			return 0, &MultiError{Index: i, Op: op.kind.String(), Path: op.path, Err: err}
 		}
 	}
-	return 0, false, nil
+	return 0, fmt.Errorf("coord: multi of %d ops failed for no visible reason", len(ops))
 }
 
 func (op Op) conditions() []clientv3.Cmp {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -54,10 +55,13 @@ type Event struct {
 
 // WatchOptions selects what a Watch reports. Children watches the direct
 // children of the path instead of the node itself (grandchildren are not
-// reported). FromRevision replays changes from that revision on
-// (inclusive); 0 means changes after the watch is established.
+// reported). Recursive watches every descendant; its events' Name is the
+// path below the watched one ("enter/m1"). FromRevision replays changes
+// from that revision on (inclusive); 0 means changes after the watch is
+// established.
 type WatchOptions struct {
 	Children     bool
+	Recursive    bool
 	FromRevision int64
 }
 
@@ -73,11 +77,12 @@ var errCompacted = errors.New("watch revision compacted")
 // returns a closed channel.
 func (t *Tree) Watch(ctx context.Context, path string, opts WatchOptions) <-chan Event {
 	out := make(chan Event, 16)
-	if err := checkPath(path, opts.Children); err != nil {
+	if err := checkPath(path, opts.Children || opts.Recursive); err != nil {
 		close(out)
 		return out
 	}
-	w := &watcher{cli: t.cli, path: path, children: opts.Children, next: opts.FromRevision, out: out}
+	w := &watcher{cli: t.cli, path: path, children: opts.Children || opts.Recursive,
+		recursive: opts.Recursive, next: opts.FromRevision, out: out}
 	go w.run(ctx)
 	return out
 }
@@ -85,7 +90,8 @@ func (t *Tree) Watch(ctx context.Context, path string, opts WatchOptions) <-chan
 type watcher struct {
 	cli      *clientv3.Client
 	path     string
-	children bool
+	children  bool // watch below path, not path itself
+	recursive bool // all descendants, not only children
 	next     int64 // first revision not yet delivered; 0 = not established yet
 	out      chan<- Event
 }
@@ -155,12 +161,9 @@ func (w *watcher) watchOnce(ctx context.Context) error {
 func (w *watcher) event(ev *clientv3.Event) (Event, bool) {
 	kv := ev.Kv
 	key := string(kv.Key)
-	name := baseName(key)
-	if w.children {
-		var ok bool
-		if name, ok = childName(childPrefix(w.path), key); !ok {
-			return Event{}, false
-		}
+	name, ok := w.name(key)
+	if !ok {
+		return Event{}, false
 	}
 	e := Event{Path: key, Name: name, Revision: kv.ModRevision,
 		Stat: statOf(kv.Version, kv.CreateRevision, kv.ModRevision, kv.Lease)}
@@ -179,10 +182,8 @@ func (w *watcher) event(ev *clientv3.Event) (Event, bool) {
 func (w *watcher) resync(ctx context.Context) error {
 	key := w.path
 	var opts []clientv3.OpOption
-	prefix := ""
 	if w.children {
-		prefix = childPrefix(w.path)
-		key = prefix
+		key = childPrefix(w.path)
 		opts = append(opts, clientv3.WithPrefix(), clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))
 	}
 	resp, err := w.cli.Get(ctx, key, opts...)
@@ -191,12 +192,9 @@ func (w *watcher) resync(ctx context.Context) error {
 	}
 	e := Event{Type: EventResync, Path: w.path, Name: baseName(w.path), Revision: resp.Header.Revision}
 	for _, kv := range resp.Kvs {
-		name := baseName(w.path)
-		if w.children {
-			var ok bool
-			if name, ok = childName(prefix, string(kv.Key)); !ok {
-				continue
-			}
+		name, ok := w.name(string(kv.Key))
+		if !ok {
+			continue
 		}
 		e.Children = append(e.Children, Child{Name: name, Value: kv.Value,
 			Stat: statOf(kv.Version, kv.CreateRevision, kv.ModRevision, kv.Lease)})
@@ -208,4 +206,16 @@ func (w *watcher) resync(ctx context.Context) error {
 	}
 	w.next = resp.Header.Revision + 1
 	return nil
+}
+
+// name is the event name of key, and false for keys this watch ignores.
+func (w *watcher) name(key string) (string, bool) {
+	switch {
+	case w.recursive:
+		name := strings.TrimPrefix(key, childPrefix(w.path))
+		return name, name != key && name != ""
+	case w.children:
+		return childName(childPrefix(w.path), key)
+	}
+	return baseName(key), key == w.path
 }
