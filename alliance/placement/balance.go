@@ -146,20 +146,100 @@ func (st *state) place(r Role, target map[string]int) error {
 		}
 		st.assign(seller, r, best)
 	}
+	if r == Backup {
+		return st.placeBackups(rest, target)
+	}
 	for _, seller := range rest {
-		best := ""
-		for _, m := range st.members {
-			if st.count(m, r) < target[m] && st.allowed(seller, r, m) &&
-				(best == "" || st.count(m, r) < st.count(best, r)) {
-				best = m
+		to := st.leastLoaded(seller, Primary, target)
+		if to == "" {
+			return fmt.Errorf("placement: no member can take seller %q as %s (planner bug)", seller, Primary)
+		}
+		st.assign(seller, Primary, to)
+	}
+	return nil
+}
+
+// leastLoaded returns the member below its target with the fewest sellers for r that may hold
+// seller, the first by name on a tie; "" if there is none.
+func (st *state) leastLoaded(seller string, r Role, target map[string]int) string {
+	best := ""
+	for _, m := range st.members {
+		if st.count(m, r) < target[m] && st.allowed(seller, r, m) &&
+			(best == "" || st.count(m, r) < st.count(best, r)) {
+			best = m
+		}
+	}
+	return best
+}
+
+// placeBackups gives each pending backup, in name order, to the least-loaded member with room
+// that is not its primary — unless that would make the rest impossible. With T backups left to
+// place, a member m is tight when the sellers whose primary it is, plus its own room, reach T:
+// those sellers can only use the others' room, so the next backup must be one of them, or go
+// into m. Taking the tight member's sellers first (to the other tight member if there is one)
+// keeps every step feasible. If the backups already placed leave no feasible completion,
+// shiftBackups moves some of them.
+func (st *state) placeBackups(pending []string, target map[string]int) error {
+	group := map[string][]string{} // primary → its pending sellers, by name
+	waiting := map[string]int{}     // primary → how many of them are not placed yet
+	for _, seller := range pending {
+		p := st.holderOf(seller, Primary)
+		group[p] = append(group[p], seller)
+		waiting[p]++
+	}
+	done := map[string]bool{}
+	headOf := func(m string) string {
+		for len(group[m]) > 0 && done[group[m][0]] {
+			group[m] = group[m][1:]
+		}
+		if len(group[m]) == 0 {
+			return ""
+		}
+		return group[m][0]
+	}
+	cursor := 0
+	nextByName := func(not string) string {
+		for i := cursor; i < len(pending); i++ {
+			if !done[pending[i]] && st.holderOf(pending[i], Primary) != not {
+				return pending[i]
 			}
 		}
-		if best != "" {
-			st.assign(seller, r, best)
+		return ""
+	}
+	for left := len(pending); left > 0; left-- {
+		var tight []string
+		for _, m := range st.members {
+			if waiting[m]+target[m]-st.count(m, Backup) >= left {
+				tight = append(tight, m)
+			}
+		}
+		var seller, to string
+		switch {
+		case len(tight) == 0:
+			seller = nextByName("")
+			to = st.leastLoaded(seller, Backup, target)
+		case headOf(tight[0]) != "":
+			seller = headOf(tight[0])
+			if len(tight) > 1 && st.count(tight[1], Backup) < target[tight[1]] {
+				to = tight[1]
+			} else {
+				to = st.leastLoaded(seller, Backup, target)
+			}
+		default:
+			seller = nextByName(tight[0])
+			to = tight[0]
+		}
+		done[seller] = true
+		waiting[st.holderOf(seller, Primary)]--
+		for cursor < len(pending) && done[pending[cursor]] {
+			cursor++
+		}
+		if to != "" {
+			st.assign(seller, Backup, to)
 			continue
 		}
-		if r == Primary || !st.shiftBackups(seller, target) {
-			return fmt.Errorf("placement: no member can take seller %q as %s (planner bug)", seller, r)
+		if !st.shiftBackups(seller, target) {
+			return fmt.Errorf("placement: no member can take seller %q as %s (planner bug)", seller, Backup)
 		}
 	}
 	return nil

@@ -120,3 +120,21 @@ func splitList(v string) []string {
 	}
 	return strings.Split(v, ",")
 }
+
+// formatSnapshot writes s as scenario commands, so that a failing random round can be pasted
+// into a testdata file.
+func formatSnapshot(s Snapshot) string {
+	var b strings.Builder
+	for _, m := range s.Machines {
+		switch {
+		case m.Joining:
+			fmt.Fprintf(&b, "join %s brings=%s\n", m.Name, list(m.Brings))
+		default:
+			fmt.Fprintf(&b, "machine %s primaries=%s backups=%s\n", m.Name, list(m.Primaries), list(m.Backups))
+			if m.Leaving {
+				fmt.Fprintf(&b, "leave %s\n", m.Name)
+			}
+		}
+	}
+	return b.String()
+}
