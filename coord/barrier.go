@@ -29,10 +29,10 @@ const doneTTL = 60 * time.Second
 // Protocol:
 //   - Enter creates path/enter/self and returns when every participant's
 //     enter key exists, with their values. It fails with ErrBarrierAborted
-//     as soon as a participant it saw entered loses its enter key (session
-//     ended, or Abort). A participant that entered and aborted before this
-//     one started watching is indistinguishable from one that has not
-//     arrived yet: Enter then waits until ctx ends.
+//     as soon as a participant that had entered when this one entered (or
+//     entered later) loses its enter key (session ended, or Abort). One that
+//     entered and left before this one entered is indistinguishable from
+//     one that has not arrived yet: Enter then waits until ctx ends.
 //   - Leave writes path/done/self in a transaction conditioned on its own
 //     enter key still existing with the create revision Enter gave it, so a
 //     paused participant whose lease expired (a zombie) can never write it.
@@ -87,12 +87,29 @@ func (b *Barrier) Enter(ctx context.Context, value []byte) (map[string][]byte, e
 	if err := b.check(); err != nil {
 		return nil, err
 	}
-	st, err := b.t.Create(ctx, b.enterKey(b.self), value, Ephemeral(b.s))
+	// Create the enter key and list the entered in one transaction, so
+	// that whoever had entered by then is watched from that very revision.
+	enterDir := b.path + "/enter"
+	key := b.enterKey(b.self)
+	resp, err := b.t.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
+		Then(clientv3.OpPut(key, string(value), clientv3.WithLease(b.s.Lease())),
+			clientv3.OpGet(childPrefix(enterDir), clientv3.WithPrefix())).
+		Commit()
 	if err != nil {
 		return nil, fmt.Errorf("coord: barrier %s: %s enters: %w", b.path, b.self, err)
 	}
-	b.enterRev = st.CreateRevision
-	values, err := b.waitEntered(ctx)
+	if !resp.Succeeded {
+		return nil, fmt.Errorf("coord: barrier %s: %s enters: %w: %s", b.path, b.self, ErrNodeExists, key)
+	}
+	b.enterRev = resp.Header.Revision
+	var entered []Child
+	for _, kv := range resp.Responses[1].GetResponseRange().Kvs {
+		if name, ok := childName(childPrefix(enterDir), string(kv.Key)); ok {
+			entered = append(entered, Child{Name: name, Value: kv.Value})
+		}
+	}
+	values, err := b.waitEntered(ctx, entered, b.enterRev)
 	if err != nil {
 		b.dropEnter()
 		return nil, err
@@ -100,12 +117,8 @@ func (b *Barrier) Enter(ctx context.Context, value []byte) (map[string][]byte, e
 	return values, nil
 }
 
-func (b *Barrier) waitEntered(ctx context.Context) (map[string][]byte, error) {
+func (b *Barrier) waitEntered(ctx context.Context, entered []Child, rev int64) (map[string][]byte, error) {
 	enterDir := b.path + "/enter"
-	children, rev, err := b.t.ChildrenData(ctx, enterDir, 0)
-	if err != nil {
-		return nil, fmt.Errorf("coord: barrier %s: %w", b.path, err)
-	}
 	values := map[string][]byte{}
 	reset := func(children []Child) {
 		clear(values)
@@ -115,7 +128,7 @@ func (b *Barrier) waitEntered(ctx context.Context) (map[string][]byte, error) {
 			}
 		}
 	}
-	reset(children)
+	reset(entered)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events := b.t.Watch(wctx, enterDir, WatchOptions{Children: true, FromRevision: rev + 1})
