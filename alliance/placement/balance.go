@@ -30,14 +30,20 @@ func (st *state) balance(r Role) error {
 
 // targets decides each member's share of r. Of the n members, S mod n get one more than the
 // others; those are the members that hold the most already, counting the lost sellers they can
-// take without moving data, so that as little as possible moves. A member can take a larger
+// take without moving data, so that as little as possible moves; on a tie, those that can reach
+// the larger share from the lost sellers they may take (not their own primaries' backups). A member can take a larger
 // backup share only if enough sellers have their primary elsewhere (a share t with t+p > S, p
 // its primaries, cannot be filled); balanced primaries always leave enough such members.
 func (st *state) targets(r Role) map[string]int {
 	total, n := len(st.sellers), len(st.members)
 	base, extra := total/n, total%n
 	free := map[string]int{} // lost sellers a member could take without moving data
-	for _, seller := range st.pending(r) {
+	own := map[string]int{}  // lost sellers a member may not take (it is their primary)
+	pending := st.pending(r)
+	for _, seller := range pending {
+		if r == Backup {
+			own[st.holderOf(seller, Primary)]++
+		}
 		for _, x := range st.view.sources[seller] {
 			if st.isMember(x) && st.allowed(seller, r, x) {
 				free[x]++
@@ -45,18 +51,19 @@ func (st *state) targets(r Role) map[string]int {
 		}
 	}
 	type candidate struct {
-		name          string
-		eligible      bool
-		likely, count int
+		name                     string
+		eligible                 bool
+		likely, reachable, count int
 	}
 	cands := make([]candidate, 0, n)
 	for _, m := range st.members {
 		c := st.count(m, r)
 		cands = append(cands, candidate{
-			name:     m,
-			eligible: r == Primary || st.count(m, Primary)+base+1 <= total,
-			likely:   min(c+free[m], base+1),
-			count:    c,
+			name:      m,
+			eligible:  r == Primary || st.count(m, Primary)+base+1 <= total,
+			likely:    min(c+free[m], base+1),
+			reachable: min(c+len(pending)-own[m], base+1),
+			count:     c,
 		})
 	}
 	slices.SortStableFunc(cands, func(a, b candidate) int {
@@ -66,10 +73,8 @@ func (st *state) targets(r Role) map[string]int {
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.likely, a.likely); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.count, a.count) // then by name: members are in name order
+		return cmp.Or(cmp.Compare(b.likely, a.likely), cmp.Compare(b.reachable, a.reachable),
+			cmp.Compare(b.count, a.count)) // then by name: members are in name order
 	})
 	target := make(map[string]int, n)
 	for i, c := range cands {
@@ -178,10 +183,64 @@ func (st *state) leastLoaded(seller string, r Role, target map[string]int) strin
 // those sellers can only use the others' room, so the next backup must be one of them, or go
 // into m. Taking the tight member's sellers first (to the other tight member if there is one)
 // keeps every step feasible. If the backups already placed leave no feasible completion,
+// makeRoomForOwnPrimaries handles the one shape of pending backups that no order of placement
+// can finish: a member g whose own primaries wait for backups outnumber the room on all other
+// members (typically a joiner that brings sellers into an alliance whose other members are at
+// their share). The surplus room is on g, which cannot take them; so g takes as many backups of
+// other sellers from the most loaded members (by name on a tie), one per member in turn, and the
+// room they leave takes g's sellers. This is the seed's "the joiner takes backups from the
+// others, never a seller it holds as primary". It returns the pending list with the taken
+// sellers added, sorted.
+func (st *state) makeRoomForOwnPrimaries(pending []string, target map[string]int) []string {
+	waiting := map[string]int{}
+	for _, seller := range pending {
+		waiting[st.holderOf(seller, Primary)]++
+	}
+	room := 0
+	for _, m := range st.members {
+		room += target[m] - st.count(m, Backup)
+	}
+	for _, g := range st.members {
+		short := waiting[g] - (room - (target[g] - st.count(g, Backup)))
+		if short <= 0 {
+			continue
+		}
+		givers := slices.Clone(st.members)
+		slices.SortStableFunc(givers, func(a, b string) int { return cmp.Compare(st.count(b, Backup), st.count(a, Backup)) })
+		for short > 0 {
+			progress := false
+			for _, m := range givers {
+				if short == 0 {
+					break
+				}
+				if m == g {
+					continue
+				}
+				for _, seller := range st.sellersOf(m, Backup) {
+					if st.holderOf(seller, Primary) != g {
+						st.unassign(seller, Backup)
+						pending = append(pending, seller)
+						short--
+						progress = true
+						break
+					}
+				}
+			}
+			if !progress {
+				break // nothing movable: shiftBackups will report it
+			}
+		}
+		slices.Sort(pending)
+		return pending // at most one member can be short: its room exceeds all other sellers' needs
+	}
+	return pending
+}
+
 // shiftBackups moves some of them.
 func (st *state) placeBackups(pending []string, target map[string]int) error {
+	pending = st.makeRoomForOwnPrimaries(pending, target)
 	group := map[string][]string{} // primary → its pending sellers, by name
-	waiting := map[string]int{}     // primary → how many of them are not placed yet
+	waiting := map[string]int{}    // primary → how many of them are not placed yet
 	for _, seller := range pending {
 		p := st.holderOf(seller, Primary)
 		group[p] = append(group[p], seller)
