@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// printHints tells the user what to try against the running system.
+func printHints(out io.Writer, s *State, foreground bool) {
+	dirFlag := ""
+	if def, _ := filepath.Abs("var/run"); s.Dir != def {
+		dirFlag = " --dir " + shellQuote(relPath(s.Dir))
+	}
+	ctl := func(cmd string) string { return self() + " " + cmd + dirFlag }
+	flights := shellQuote(relPath(filepath.Join(s.Bin, "flights")))
+	q := s.Query
+	var eps []string
+	for _, m := range s.machines(s.Alliances[0].Name) {
+		eps = append(eps, "http://"+m.Ports.Client)
+	}
+	fmt.Fprintf(out, "\nflightalliance is up: search server %s", s.Search)
+	for _, a := range s.Alliances {
+		var names []string
+		for _, m := range s.machines(a.Name) {
+			names = append(names, m.Name+"("+strings.Join(m.Sellers, ",")+")")
+		}
+		fmt.Fprintf(out, "; alliance %s: %s", a.Name, strings.Join(names, " "))
+	}
+	fmt.Fprintf(out, "\n\nSearch (the flights client, then the REST equivalent):\n")
+	fmt.Fprintf(out, "  %s search --server %s --from %s --to %s --date %s\n", flights, s.Search, q.Src, q.Dst, q.Date)
+	fmt.Fprintf(out, "  curl '%s'\n", searchURL(s.Search, q))
+	fmt.Fprintf(out, "\nThe coordination tree of alliance %s (etcdctl is optional, not needed to run;\n"+
+		"  go install go.etcd.io/etcd/etcdctl/v3@v3.7.3 installs it):\n", s.Alliances[0].Name)
+	fmt.Fprintf(out, "  etcdctl --endpoints %s get --prefix /alliances/\n", strings.Join(eps, ","))
+	fmt.Fprintf(out, "\nStatus of each machine (JSON):\n")
+	for _, m := range s.machines("") {
+		fmt.Fprintf(out, "  %-4s %s/status\n", m.Name, m.URL())
+	}
+	m2 := s.machines("")[0].Name
+	if ms := s.machines(""); len(ms) > 1 {
+		m2 = ms[1].Name
+	}
+	fmt.Fprintf(out, "\nBreak it (in another terminal):\n")
+	for _, cmd := range []string{"status", "kill " + m2, "restart " + m2, "pause " + m2, "resume " + m2,
+		"add m9 --seller ZZ --alliance " + s.Alliances[0].Name, "leave m9", "load --rate 20 --for 10s"} {
+		fmt.Fprintf(out, "  %s\n", ctl(cmd))
+	}
+	if !foreground {
+		fmt.Fprintf(out, "  %s\n", ctl("down"))
+	}
+	fmt.Fprintf(out, "Logs: %s   State: %s\n", relPath(filepath.Join(s.Dir, "logs")), relPath(filepath.Join(s.Dir, stateFile)))
+}
+
+// relPath shortens path relative to the working directory when it lies below it.
+func relPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}

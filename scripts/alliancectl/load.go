@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// errNotAllComplete makes `load` exit non-zero when any search was incomplete or failed.
+var errNotAllComplete = errors.New("not every search was answered complete")
+
+func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
+	fs, dir := newFlags("load", "load --rate R --for D [--timeout 5s] [--seed 1]", out)
+	rate := fs.Float64("rate", 20, "searches per second, sent on schedule whether or not earlier ones answered (open loop)")
+	dur := fs.Duration("for", 10*time.Second, "how long to send searches")
+	timeout := fs.Duration("timeout", 5*time.Second, "deadline of each search")
+	seed := fs.Uint64("seed", 1, "seed of the choice of routes")
+	if _, err := parse(fs, args, 0, ""); err != nil {
+		return err
+	}
+	switch {
+	case *rate <= 0 || *rate > 10000:
+		return usagef("--rate: %v, want more than 0 and at most 10000 searches per second", *rate)
+	case *dur <= 0:
+		return usagef("--for: %v, want a positive duration", *dur)
+	case *timeout <= 0:
+		return usagef("--timeout: %v, want a positive duration", *timeout)
+	}
+	abs, err := absDir("--dir", *dir)
+	if err != nil {
+		return err
+	}
+	s, err := loadState(abs)
+	if err != nil {
+		return err
+	}
+	qs, err := routes(s.Data, allSellers(s))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "load: %v searches/s for %v against %s, over %d routes of the generated data\n", *rate, *dur, s.Search, len(qs))
+	rs := runLoad(ctx, loadPlan{base: s.Search, queries: qs, rate: *rate, dur: *dur, timeout: *timeout, seed: *seed})
+	sum := summarize(rs)
+	sum.write(out)
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "  (interrupted)")
+	}
+	if sum.Complete != sum.Total {
+		return errNotAllComplete
+	}
+	return nil
+}
+
+type loadPlan struct {
+	base    string
+	queries []Query
+	rate    float64
+	dur     time.Duration
+	timeout time.Duration
+	seed    uint64
+}
+
+// runLoad sends searches at a fixed rate for the plan's duration, each in its own goroutine so a
+// slow answer never delays the next search, and returns every result once all have answered.
+func runLoad(ctx context.Context, pl loadPlan) []result {
+	c := &http.Client{Timeout: pl.timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	defer c.CloseIdleConnections()
+	rng := rand.New(rand.NewPCG(pl.seed, 0x10ad))
+	interval := time.Duration(float64(time.Second) / pl.rate)
+	var (
+		mu sync.Mutex
+		rs []result
+		wg sync.WaitGroup
+	)
+	start := time.Now()
+	for i := 0; ; i++ {
+		due := start.Add(time.Duration(i) * interval)
+		if due.Sub(start) >= pl.dur {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Until(due)):
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		q := pl.queries[rng.IntN(len(pl.queries))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := searchOnce(ctx, c, pl.base, q)
+			r.Latency = time.Since(due)
+			mu.Lock()
+			rs = append(rs, r)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return rs
+}
+
+func searchOnce(ctx context.Context, c *http.Client, base string, q Query) result {
+	a, err := search(ctx, c, base, q)
+	if err != nil {
+		return result{Outcome: outcomeError, Detail: errorKind(err)}
+	}
+	if a.Complete {
+		return result{Outcome: outcomeComplete}
+	}
+	var missing []string
+	for _, st := range a.Alliances {
+		if !st.Complete {
+			m := st.Name + " missing [" + strings.Join(st.MissingSellers, ",") + "]"
+			if st.Error != "" {
+				m += " " + shorten(st.Error, 80)
+			}
+			missing = append(missing, m)
+		}
+	}
+	return result{Outcome: outcomeIncomplete, Detail: "incomplete: " + strings.Join(missing, "; ")}
+}
+
+// errorKind turns an error into a short class for counting, without the query's URL.
+func errorKind(err error) string {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "Client.Timeout"):
+		return "error: timeout"
+	case strings.Contains(msg, "connection refused"):
+		return "error: connection refused"
+	}
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "GET ") {
+		msg = msg[i+2:]
+	}
+	return "error: " + shorten(msg, 100)
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+// statusDoc is the part of an airline server's GET /status that alliancectl reads.
+type statusDoc struct {
+	Name     string         `json:"name"`
+	Alliance string         `json:"alliance"`
+	Delegate string         `json:"delegate"`
+	Self     machineEntry   `json:"self"`
+	Joining  bool           `json:"joining"`
+	Leaving  bool           `json:"leaving"`
+	View     []machineEntry `json:"view"`
+	Round    struct {
+		ID         int64  `json:"id"`
+		Phase      string `json:"phase"`
+		LastResult string `json:"last_result"`
+	} `json:"round"`
+	Member *struct {
+		Leader    string
+		IsLeader  bool
+		IsLearner bool
+		HasQuorum bool
+	} `json:"member"`
+}
+
+// machineEntry is one machine of an alliance's view.
+type machineEntry struct {
+	Name      string   `json:"name"`
+	URL       string   `json:"url"`
+	Primaries []string `json:"primaries"`
+	Backups   []string `json:"backups"`
+}
+
+// registrations is the search server's GET /Services/FlightsSearchReg/.
+type registrations struct {
+	Registrations []struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	} `json:"registrations"`
+}
+
+func cmdStatus(ctx context.Context, args []string, out io.Writer) error {
+	fs, dir := newFlags("status", "status   (processes, delegate, placement, quorum)", out)
+	if _, err := parse(fs, args, 0, ""); err != nil {
+		return err
+	}
+	abs, err := absDir("--dir", *dir)
+	if err != nil {
+		return err
+	}
+	s, err := loadState(abs)
+	if err != nil {
+		return err
+	}
+	writeStatus(ctx, out, s)
+	return nil
+}
+
+// machineStatus is one machine's process state and, if it answered, its /status.
+type machineStatus struct {
+	proc  *Proc
+	state procState
+	doc   *statusDoc
+	err   error
+}
+
+// writeStatus asks every process of s how it is and writes the answer for a human.
+func writeStatus(ctx context.Context, out io.Writer, s *State) {
+	c := newHTTPClient(2 * time.Second)
+	ms := s.machines("")
+	got := make([]machineStatus, len(ms))
+	var wg sync.WaitGroup
+	for i, p := range ms {
+		got[i] = machineStatus{proc: p, state: inspect(*p)}
+		if got[i].state != procRunning {
+			continue // a paused process would only time out
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var doc statusDoc
+			if got[i].err = getJSON(ctx, c, p.URL()+"/status", &doc); got[i].err == nil {
+				got[i].doc = &doc
+			}
+		}()
+	}
+	wg.Wait()
+
+	for _, p := range s.Procs {
+		if p.Kind != kindSearch {
+			continue
+		}
+		fmt.Fprintf(out, "search server %s: pid %d %v", p.URL(), p.Pid, inspect(p))
+		var regs registrations
+		if err := getJSON(ctx, c, p.URL()+"/Services/FlightsSearchReg/", &regs); err != nil {
+			fmt.Fprintf(out, " (registrations: %v)\n", err)
+		} else {
+			var list []string
+			for _, r := range regs.Registrations {
+				list = append(list, r.Name+" → "+r.URI)
+			}
+			fmt.Fprintf(out, "; registered: %s\n", orNone(strings.Join(list, ", ")))
+		}
+	}
+	for _, a := range s.Alliances {
+		var mine []machineStatus
+		for _, m := range got {
+			if m.proc.Alliance == a.Name {
+				mine = append(mine, m)
+			}
+		}
+		writeAlliance(out, a.Name, mine)
+	}
+}
+
+func writeAlliance(out io.Writer, name string, ms []machineStatus) {
+	delegates, leaders := map[string][]string{}, map[string]bool{}
+	quorum := 0
+	var view []machineEntry
+	for _, m := range ms {
+		if m.doc == nil {
+			continue
+		}
+		delegates[m.doc.Delegate] = append(delegates[m.doc.Delegate], m.proc.Name)
+		if m.doc.Member != nil && m.doc.Member.HasQuorum {
+			quorum++
+			leaders[m.doc.Member.Leader] = true
+		}
+		if view == nil {
+			view = m.doc.View
+		}
+	}
+	fmt.Fprintf(out, "\nalliance %s: delegate %s; etcd leader %s; quorum: %d of %d answering machines see a leader\n",
+		name, describeDelegates(delegates), orNone(strings.Join(sortedKeys(leaders), " or ")), quorum, countAnswering(ms))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tPRIMARIES\tBACKUPS\tROUND\tETCD\t")
+	for _, m := range ms {
+		row := []string{m.proc.Name, fmt.Sprint(m.proc.Pid), m.state.String()}
+		switch {
+		case m.doc != nil:
+			d := m.doc
+			row = append(row, orNone(strings.Join(d.Self.Primaries, ",")), orNone(strings.Join(d.Self.Backups, ",")),
+				roundText(d), etcdText(d))
+		case m.err != nil:
+			row = append(row, "-", "-", "-", "no /status: "+shorten(m.err.Error(), 60))
+		default:
+			row = append(row, "-", "-", "-", "-")
+		}
+		fmt.Fprintf(tw, "  %s\t\n", strings.Join(row, "\t"))
+	}
+	tw.Flush()
+	if view != nil {
+		fmt.Fprintf(out, "  sellers (as the view says): %s\n", sellerLine(view))
+	}
+}
+
+func describeDelegates(d map[string][]string) string {
+	switch len(d) {
+	case 0:
+		return "unknown (no machine answered)"
+	case 1:
+		for name, by := range d {
+			return fmt.Sprintf("%s (all %d answering machines agree)", orNone(name), len(by))
+		}
+	}
+	var parts []string
+	for _, name := range sortedKeys(d) {
+		parts = append(parts, fmt.Sprintf("%s according to %s", orNone(name), strings.Join(d[name], ",")))
+	}
+	return "DISAGREEMENT: " + strings.Join(parts, "; ")
+}
+
+func roundText(d *statusDoc) string {
+	t := d.Round.Phase
+	if d.Round.LastResult != "" {
+		t += " (last " + d.Round.LastResult + ")"
+	}
+	if d.Joining {
+		t += " joining"
+	}
+	if d.Leaving {
+		t += " leaving"
+	}
+	return t
+}
+
+func etcdText(d *statusDoc) string {
+	if d.Member == nil {
+		return "-"
+	}
+	role := "voter"
+	if d.Member.IsLearner {
+		role = "learner"
+	}
+	if d.Member.IsLeader {
+		role += " leader"
+	}
+	if !d.Member.HasQuorum {
+		role += " NO QUORUM"
+	}
+	return role
+}
+
+// sellerLine lists each seller's primary and backup holder from a view.
+func sellerLine(view []machineEntry) string {
+	prim, back := map[string]string{}, map[string][]string{}
+	for _, e := range view {
+		for _, s := range e.Primaries {
+			prim[s] = e.Name
+		}
+		for _, s := range e.Backups {
+			back[s] = append(back[s], e.Name)
+		}
+	}
+	sellers := sortedKeys(prim)
+	for s := range back {
+		if !slices.Contains(sellers, s) {
+			sellers = append(sellers, s)
+		}
+	}
+	slices.Sort(sellers)
+	var parts []string
+	for _, s := range sellers {
+		parts = append(parts, fmt.Sprintf("%s %s/%s", s, orNone(prim[s]), orNone(strings.Join(back[s], "+"))))
+	}
+	return strings.Join(parts, "  ") + "   (seller primary/backup)"
+}
+
+func countAnswering(ms []machineStatus) int {
+	n := 0
+	for _, m := range ms {
+		if m.doc != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
