@@ -55,7 +55,10 @@ func startServer(t testing.TB, o serverOps) *server {
 	if o.send == nil {
 		o.send = pagedSeller(sampleFlights(5), 2)
 	}
-	opts := HandlerOptions{Address: s.URL, MaxBody: o.maxBody, Logger: testLogger(t)}
+	opts := HandlerOptions{Address: s.URL, MaxBody: o.maxBody}
+	if _, bench := t.(*testing.B); !bench {
+		opts.Logger = testLogger(t)
+	}
 	mux := http.NewServeMux()
 	mux.Handle(SellerServicePath, NewHandler(SellerService(
 		Op(OpGetTrips, record(s, OpGetTrips, o.getTrips)),

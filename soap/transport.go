@@ -3,7 +3,6 @@ package soap
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -84,11 +83,10 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 }
 
 func (b *cappedBody) tooLarge() error {
-	err := fmt.Errorf("%w", ErrResponseTooLarge)
 	if b.failed != nil {
-		*b.failed = err
+		*b.failed = ErrResponseTooLarge
 	}
-	return err
+	return ErrResponseTooLarge
 }
 
 func (b *cappedBody) Close() error { return b.r.Close() }
