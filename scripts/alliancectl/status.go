@@ -136,14 +136,14 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus) {
 			quorum++
 			leaders[m.doc.Member.Leader] = true
 		}
-		if view == nil {
-			view = m.doc.View
+		if view == nil || m.proc.Name == m.doc.Delegate {
+			view = m.doc.View // the delegate's view is the one searches use
 		}
 	}
 	fmt.Fprintf(out, "\nalliance %s: delegate %s; etcd leader %s; quorum: %d of %d answering machines see a leader\n",
 		name, describeDelegates(delegates), orNone(strings.Join(sortedKeys(leaders), " or ")), quorum, countAnswering(ms))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tPRIMARIES\tBACKUPS\tROUND\tETCD\t")
+	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tPRIMARIES\tBACKUPS\tROUND\tETCD")
 	for _, m := range ms {
 		row := []string{m.proc.Name, fmt.Sprint(m.proc.Pid), m.state.String()}
 		switch {
@@ -156,7 +156,7 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus) {
 		default:
 			row = append(row, "-", "-", "-", "-")
 		}
-		fmt.Fprintf(tw, "  %s\t\n", strings.Join(row, "\t"))
+		fmt.Fprintf(tw, "  %s\n", strings.Join(row, "\t"))
 	}
 	tw.Flush()
 	if view != nil {

@@ -274,7 +274,8 @@ func allSellers(s *State) []string {
 	return out
 }
 
-// waitReady polls the showcase query until every alliance answers it completely, and fails
+// waitReady polls the showcase query until every alliance answers it completely and every
+// alliance has settled (see settled), and fails
 // early, with the log's last lines, if a process it started has exited.
 func waitReady(ctx context.Context, s *State, timeout time.Duration) (time.Duration, error) {
 	start := time.Now()
@@ -299,6 +300,11 @@ func waitReady(ctx context.Context, s *State, timeout time.Duration) (time.Durat
 		a, err := search(ctx, c, s.Search, s.Query)
 		if err == nil {
 			err = a.readyFor(names)
+		}
+		for _, n := range names {
+			if err == nil {
+				err = settled(ctx, c, s, n)
+			}
 		}
 		if err == nil {
 			return time.Since(start), nil

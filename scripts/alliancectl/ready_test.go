@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckView(t *testing.T) {
+	e := func(name string, p, b []string) machineEntry { return machineEntry{Name: name, Primaries: p, Backups: b} }
+	l := func(s ...string) []string { return s }
+	machines, sellers := l("m1", "m2"), l("LY", "UA")
+	for _, c := range []struct {
+		name    string
+		view    []machineEntry
+		machs   []string
+		wantErr string
+	}{
+		{"settled", []machineEntry{e("m2", l("UA"), l("LY")), e("m1", l("LY"), l("UA"))}, machines, ""},
+		{"a machine missing", []machineEntry{e("m1", l("LY", "UA"), nil)}, machines, "machines [m1], want [m1 m2]"},
+		{"a stranger", []machineEntry{e("m1", l("LY"), l("UA")), e("m2", l("UA"), l("LY")), e("m3", nil, nil)}, machines, "machines"},
+		{"seller unplaced", []machineEntry{e("m1", l("LY"), nil), e("m2", nil, l("LY"))}, machines, "seller UA has primaries []"},
+		{"two primaries", []machineEntry{e("m1", l("LY", "UA"), l("UA")), e("m2", l("UA"), l("LY"))}, machines, "seller UA has primaries [m1 m2]"},
+		{"no backup", []machineEntry{e("m1", l("LY"), nil), e("m2", l("UA"), l("LY"))}, machines, "seller UA has backups [], want 1"},
+		{"backup on its primary", []machineEntry{e("m1", l("LY"), l("LY")), e("m2", l("UA"), l("UA"))}, machines, "primary and backup on m1"},
+		{"one machine, no backup wanted", []machineEntry{e("m1", l("LY", "UA"), nil)}, l("m1"), ""},
+	} {
+		err := checkView(c.view, c.machs, sellers)
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%s: %v, want settled", c.name, err)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.wantErr)
+		}
+	}
+}
