@@ -9,10 +9,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/tiaguinho/gosoap"
 )
 
 // Client defaults, used when ClientOptions leaves a field zero.
@@ -45,10 +44,9 @@ type ClientOptions struct {
 //
 // gosoap's Client has no context, fetches the WSDL once and keeps a failed fetch forever, and
 // shares one http.Client among concurrent calls. So caller fetches and checks the WSDL itself
-// (with the call's context, keeping only a good one), and makes a throwaway gosoap.Client per
-// call whose transport serves that WSDL from memory and attaches the call's context to the POST:
-// cancelling the context or reaching the timeout aborts the HTTP exchange at once, and no
-// goroutine outlives the call.
+// (with the call's context, keeping only a good one), and lends each call a gosoap.Client of its
+// own (see conn) whose transport attaches the call's context to the POST: cancelling the context
+// or reaching the timeout aborts the HTTP exchange at once, and no goroutine outlives the call.
 type caller struct {
 	serviceURL string
 	wsdlURL    string
@@ -57,6 +55,7 @@ type caller struct {
 	maxBody    int64
 	transport  http.RoundTripper
 	wsdl       atomic.Pointer[[]byte] // the last good WSDL; nil until fetched, or after a transport error
+	conns      sync.Pool              // of *conn, idle
 }
 
 func newCaller(serviceURL string, opts ClientOptions) *caller {
@@ -110,12 +109,14 @@ func (c *caller) call(ctx context.Context, op string, req, resp any) error {
 	if err != nil {
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
 	}
-	t := &callTransport{ctx: ctx, base: c.transport, wsdlURL: c.wsdlURL, wsdl: doc, maxBody: c.maxBody}
-	gc, err := gosoap.SoapClientWithConfig(c.wsdlURL, &http.Client{Transport: t}, &gosoap.Config{})
+	cn, err := c.conn(doc)
 	if err != nil {
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
 	}
-	res, err := gc.Call(op, params)
+	cn.t.begin(ctx)
+	res, err := cn.gc.Call(op, params)
+	t := cn.t.end()
+	c.conns.Put(cn)
 	if err != nil {
 		return c.callError(ctx, op, t, err)
 	}
@@ -135,7 +136,7 @@ func (c *caller) call(ctx context.Context, op string, req, resp any) error {
 // callError explains why gosoap failed, from what the call's transport saw: gosoap's own errors
 // do not unwrap, so the context's error, a transport error or ErrResponseTooLarge is taken from
 // there.
-func (c *caller) callError(ctx context.Context, op string, t *callTransport, err error) error {
+func (c *caller) callError(ctx context.Context, op string, t exchange, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, context.Cause(ctx))
@@ -153,9 +154,9 @@ func (c *caller) callError(ctx context.Context, op string, t *callTransport, err
 
 // definitions returns the remote's WSDL, fetching it when none is held. Only a WSDL that
 // parses and can drive gosoap is kept, so a failed fetch is retried by the next call.
-func (c *caller) definitions(ctx context.Context) ([]byte, error) {
+func (c *caller) definitions(ctx context.Context) (*[]byte, error) {
 	if doc := c.wsdl.Load(); doc != nil {
-		return *doc, nil
+		return doc, nil
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.wsdlURL, nil)
 	if err != nil {
@@ -177,7 +178,7 @@ func (c *caller) definitions(ctx context.Context) ([]byte, error) {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
 	c.wsdl.Store(&doc)
-	return doc, nil
+	return &doc, nil
 }
 
 // decodeResponse decodes the inner XML of a response's soap:Body: a soap:Fault becomes a *Fault,

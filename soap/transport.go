@@ -3,6 +3,7 @@ package soap
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -13,16 +14,16 @@ import (
 // rewrites an HTTP error status that carries XML to 200: gosoap drops the body of any status
 // >= 400, and a SOAP 1.1 fault comes with HTTP 500.
 //
-// gosoap runs the whole exchange on the caller's goroutine, so the fields need no lock.
+// A callTransport serves one call at a time (see conn), and gosoap runs the whole exchange on
+// the caller's goroutine, so the fields need no lock.
 type callTransport struct {
-	ctx     context.Context
 	base    http.RoundTripper
 	wsdlURL string
 	wsdl    []byte
 	maxBody int64
 
-	err    error // the exchange failed: a transport error or ErrResponseTooLarge
-	status int   // the HTTP error status rewritten to 200, if any
+	ctx  context.Context // of the current call
+	seen exchange        // by the current call
 }
 
 func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -39,17 +40,20 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			Request:       req,
 		}, nil
 	}
+	if t.ctx == nil {
+		return nil, errors.New("soap: transport used outside a call") // a bug in this package
+	}
 	resp, err := t.base.RoundTrip(req.WithContext(t.ctx))
 	if err != nil {
-		t.err = err
+		t.seen.err = err
 		return nil, err
 	}
-	resp.Body = &cappedBody{r: resp.Body, left: t.maxBody, failed: &t.err}
+	resp.Body = &cappedBody{r: resp.Body, left: t.maxBody, failed: &t.seen.err}
 	if resp.StatusCode >= 400 && isXML(resp.Header.Get("Content-Type")) {
-		t.status = resp.StatusCode
+		t.seen.status = resp.StatusCode
 		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
 	} else if resp.StatusCode >= 300 {
-		t.status = resp.StatusCode
+		t.seen.status = resp.StatusCode
 	}
 	return resp, nil
 }
