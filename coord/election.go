@@ -108,7 +108,7 @@ func (e *LeaseElection) Run(ctx context.Context, value string, task func(ctx con
 	if err := checkPath(e.prefix, false); err != nil {
 		return err
 	}
-	el := concurrency.NewElection(e.s.concurrency(), e.prefix)
+	el := concurrency.NewElection(e.s.etcdSession(), e.prefix)
 	if err := el.Campaign(ctx, value); err != nil {
 		return fmt.Errorf("coord: campaign at %s: %w", e.prefix, err)
 	}

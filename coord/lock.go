@@ -124,7 +124,7 @@ func holds(children []Child, rev int64) bool {
 	return len(children) == 1 && children[0].Stat.CreateRevision == rev
 }
 
-// Unlock releases the lock (deletes its key if it is still this grant's).
+// Unlock releases the lock (deletes its key).
 func (g *Grant) Unlock(ctx context.Context) error {
 	g.mu.Lock()
 	g.closed = true
@@ -132,8 +132,10 @@ func (g *Grant) Unlock(ctx context.Context) error {
 		g.stop()
 	}
 	g.mu.Unlock()
-	_, err := g.t.cli.Txn(ctx).If(g.IsOwner()).Then(clientv3.OpDelete(g.key)).Commit()
-	if err != nil {
+	// A plain delete is safe: the key names the session's lease, and a
+	// session cannot request the same lock twice, so this key is either
+	// this grant's or already gone.
+	if _, err := g.t.cli.Delete(ctx, g.key); err != nil {
 		return fmt.Errorf("coord: unlock %s: %w", g.key, err)
 	}
 	return nil

@@ -68,5 +68,5 @@ func (s *Session) Close(ctx context.Context) error {
 	return nil
 }
 
-// concurrency returns the underlying etcd session, for etcd's recipes.
-func (s *Session) concurrency() *concurrency.Session { return s.cs }
+// etcdSession returns the underlying etcd session, for etcd's recipes.
+func (s *Session) etcdSession() *concurrency.Session { return s.cs }

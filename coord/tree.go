@@ -2,9 +2,11 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -85,9 +87,22 @@ func (t *Tree) Set(ctx context.Context, path string, value []byte, opts ...SetOp
 		return Stat{}, err
 	}
 	o := setOptions(opts)
-	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.Version(path), ">", 0)}
-	if o.hasVersion {
-		cmps = append(cmps, clientv3.Compare(clientv3.Version(path), "=", o.version))
+	if !o.hasVersion {
+		// One put: etcd refuses to keep the lease of a key that does not
+		// exist (ErrKeyNotFound), which is exactly the ErrNoNode case.
+		resp, err := t.cli.Put(ctx, path, string(value), clientv3.WithIgnoreLease(), clientv3.WithPrevKV())
+		switch {
+		case errors.Is(err, rpctypes.ErrKeyNotFound):
+			return Stat{}, fmt.Errorf("%w: %s", ErrNoNode, path)
+		case err != nil:
+			return Stat{}, fmt.Errorf("coord: set %s: %w", path, err)
+		}
+		prev := resp.PrevKv
+		return statOf(prev.Version+1, prev.CreateRevision, resp.Header.Revision, prev.Lease), nil
+	}
+	cmps := []clientv3.Cmp{
+		clientv3.Compare(clientv3.Version(path), ">", 0),
+		clientv3.Compare(clientv3.Version(path), "=", o.version),
 	}
 	resp, err := t.cli.Txn(ctx).If(cmps...).
 		Then(clientv3.OpPut(path, string(value), clientv3.WithIgnoreLease(), clientv3.WithPrevKV())).
@@ -99,8 +114,7 @@ func (t *Tree) Set(ctx context.Context, path string, value []byte, opts ...SetOp
 		return Stat{}, checkFailure(OpSet(path, value, opts...), resp.Responses[0].GetResponseRange().Kvs)
 	}
 	prev := resp.Responses[0].GetResponsePut().PrevKv
-	rev := resp.Header.Revision
-	return statOf(prev.Version+1, prev.CreateRevision, rev, prev.Lease), nil
+	return statOf(prev.Version+1, prev.CreateRevision, resp.Header.Revision, prev.Lease), nil
 }
 
 // Delete removes the node; ErrNoNode if there is none; with IfVersion(v),
