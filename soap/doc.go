@@ -8,8 +8,10 @@
 // never a crash or a hang; a panicking operation becomes a Server fault.
 //
 // Client side, SellerClient and IntraClient are made once per remote machine and shared; every
-// call honours its context and a per-client timeout, caps the response size, and reports a
-// remote fault as a *Fault.
+// call is bounded by its context and by ClientOptions.Timeout, caps the response size, and
+// reports a remote fault as a *Fault. gosoap itself takes no context: the client's transport
+// attaches the call's context to gosoap's HTTP request, so cancelling it (or the timeout) aborts
+// the exchange at once and the call returns an error wrapping the context's error.
 //
 // This package must not know the domain: it validates envelopes, not airports, dates or
 // prices (the airline server does that), and it imports only the standard library and gosoap.
