@@ -106,6 +106,9 @@ func (c *caller) call(ctx context.Context, op string, req, resp any) error {
 		return fmt.Errorf("soap %s: %w", op, err)
 	}
 	doc, err := c.definitions(ctx)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("soap %s %s: fetch WSDL: %w", op, c.serviceURL, context.Cause(ctx))
+	}
 	if err != nil {
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
 	}

@@ -199,6 +199,26 @@ func TestClientHonoursContext(t *testing.T) {
 	}
 }
 
+// TestClientDeadlineDuringWSDLFetch holds the WSDL request: the call still ends at its deadline
+// with the context's error.
+func TestClientDeadlineDuringWSDLFetch(t *testing.T) {
+	s := startServer(t, serverOps{wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				<-r.Context().Done()
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := s.seller().GetTrips(ctx, GetTripsRequest{Src: "TLV"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want context.DeadlineExceeded", err)
+	}
+}
+
 func TestClientTimeout(t *testing.T) {
 	s := startServer(t, serverOps{getTrips: func(ctx context.Context, _ *GetTripsRequest) (*GetTripsResponse, error) {
 		<-ctx.Done()
