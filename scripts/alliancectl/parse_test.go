@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,5 +85,28 @@ func TestRoutesReadsTheCSVContract(t *testing.T) {
 	}
 	if _, err := routes(d, []string{"UA"}); err == nil {
 		t.Fatal("routes of a seller without a file: no error")
+	}
+}
+
+func TestUpRefusesATakenSearchPort(t *testing.T) {
+	bin := t.TempDir()
+	for _, b := range []string{"airline", "search", "flights"} {
+		if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var out bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "run")
+	code := run(context.Background(), []string{"up", "3", "--dir", dir, "--bin", bin, "--search", l.Addr().String()}, &out, &out)
+	if code != exitFailure || !strings.Contains(out.String(), "--search: "+l.Addr().String()+" is taken") {
+		t.Fatalf("up with a taken search port: exit %d, %q; want exit 2 naming the port", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, stateFile)); err == nil {
+		t.Fatal("up wrote a state.json although it started nothing")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"io"
 )
 
@@ -15,7 +16,10 @@ var errNoPartition = errors.New("not available: cutting a machine's etcd peer tr
 func cmdPartition(ctx context.Context, args []string, out io.Writer) error {
 	fs, _ := newFlags("partition", "partition NAME / heal   (not available; see scripts/README.md)", out)
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
 	}
 	return errNoPartition
 }

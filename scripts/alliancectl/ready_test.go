@@ -6,7 +6,9 @@ import (
 )
 
 func TestCheckView(t *testing.T) {
-	e := func(name string, p, b []string) machineEntry { return machineEntry{Name: name, Primaries: p, Backups: b} }
+	e := func(name string, p, b []string) machineEntry {
+		return machineEntry{Name: name, Primaries: p, Backups: b}
+	}
 	l := func(s ...string) []string { return s }
 	machines, sellers := l("m1", "m2"), l("LY", "UA")
 	for _, c := range []struct {
