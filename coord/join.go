@@ -120,11 +120,22 @@ func (m *Member) tryPromoteSelf(ctx context.Context) error {
 			voters++
 		}
 	}
-	if !learner || voters >= m.cfg.MaxVoters {
-		return nil
+	if learner && voters >= m.cfg.MaxVoters {
+		return nil // stays a learner until a voter leaves
 	}
-	if _, err := m.cli.MemberPromote(ctx, m.id); err != nil {
-		return err
+	if learner {
+		if _, err := m.cli.MemberPromote(ctx, m.id); err != nil {
+			return err
+		}
+	}
+	// Wait until this member applied its own promotion, so that Start
+	// returns with a local view (Status, endpoints) that agrees.
+	for m.etcd.Server.IsLearner() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("promotion not applied locally: %w", ctx.Err())
+		case <-time.After(m.cfg.tick()):
+		}
 	}
 	m.log.Info("coord member promoted to voter")
 	m.syncEndpoints()

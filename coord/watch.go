@@ -88,12 +88,12 @@ func (t *Tree) Watch(ctx context.Context, path string, opts WatchOptions) <-chan
 }
 
 type watcher struct {
-	cli      *clientv3.Client
-	path     string
-	children  bool // watch below path, not path itself
-	recursive bool // all descendants, not only children
-	next     int64 // first revision not yet delivered; 0 = not established yet
-	out      chan<- Event
+	cli       *clientv3.Client
+	path      string
+	children  bool  // watch below path, not path itself
+	recursive bool  // all descendants, not only children
+	next      int64 // first revision not yet delivered; 0 = not established yet
+	out       chan<- Event
 }
 
 func (w *watcher) run(ctx context.Context) {
