@@ -3,6 +3,7 @@ package alliance
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -132,6 +133,13 @@ func (v *view) refreshHoldersLocked() (versionChanged bool) {
 		}
 	}
 	for s, hs := range holders {
+		// Current holders first, then earlier ones that may still have the copy (a machine keeps
+		// a copy it gave away until the new holders have published theirs).
+		for _, old := range v.lastHolders[s] {
+			if !slices.Contains(hs, old) {
+				hs = append(hs, old)
+			}
+		}
 		v.lastHolders[s] = hs
 	}
 	return versionChanged

@@ -29,6 +29,7 @@ type machine struct {
 	dataDir string
 	extra   []string
 	proc    *proc
+	down    bool // stopped on purpose by the test
 }
 
 func (m *machine) url() string { return "http://" + m.listen }
@@ -40,17 +41,21 @@ type testAlliance struct {
 	name     string
 	order    []string
 	machines map[string]*machine
-	data     map[string][]flight.Flight
+	data     map[string][]flight.Flight // every generated seller, including spares for machines added later
+	active   map[string]bool            // sellers brought by the machines started so far
 	search   []string
 	peers    string
 }
+
+// spareSellers get data files too, for machines a test adds later.
+var spareSellers = []string{"KL", "IB", "AZ", "OS"}
 
 // newAlliance generates one seller file per seller and starts one machine per entry of
 // sellersOf (machine name → the sellers it brings), bootstrapped together from --peers.
 func newAlliance(t testing.TB, name string, sellersOf map[string][]string, search ...string) *testAlliance {
 	t.Helper()
 	dir := t.TempDir()
-	var all []string
+	all := slices.Clone(spareSellers)
 	for _, m := range sortedKeys(sellersOf) {
 		all = append(all, sellersOf[m]...)
 	}
@@ -61,7 +66,8 @@ func newAlliance(t testing.TB, name string, sellersOf map[string][]string, searc
 	if err := flight.WriteDir(filepath.Join(dir, "data"), data); err != nil {
 		t.Fatal(err)
 	}
-	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data, search: search}
+	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
+		active: map[string]bool{}, search: search}
 	var peers []string
 	for _, n := range sortedKeys(sellersOf) {
 		m := &machine{name: n, listen: freeAddr(t), peer: freeAddr(t), client: freeAddr(t),
@@ -96,6 +102,10 @@ func (a *testAlliance) start(name string) {
 	if !slices.Contains(m.extra, "--join") {
 		args = append(args, "--peers", a.peers)
 	}
+	for _, s := range m.sellers {
+		a.active[s] = true
+	}
+	m.down = false
 	m.proc = startProc(a.t, a.dir, name, "airline", args...)
 }
 
@@ -114,13 +124,28 @@ func (a *testAlliance) add(name string, sellers ...string) {
 	a.start(name)
 }
 
-func (a *testAlliance) kill(name string) { a.machines[name].proc.kill() }
+func (a *testAlliance) kill(name string) {
+	a.machines[name].down = true
+	a.machines[name].proc.kill()
+}
 
 // restart runs the machine again with the same command line.
 func (a *testAlliance) restart(name string) {
 	m := a.machines[name]
+	m.down = true
 	m.proc.kill()
+	m.down = false
 	m.proc.start(a.t)
+}
+
+// crashed names a machine whose process exited without the test stopping it.
+func (a *testAlliance) crashed() error {
+	for _, n := range a.order {
+		if m := a.machines[n]; !m.down && !m.proc.running() {
+			return fmt.Errorf("machine %s exited on its own (see its log)", n)
+		}
+	}
+	return nil
 }
 
 // live lists the machines whose processes run.
@@ -135,8 +160,17 @@ func (a *testAlliance) live() []string {
 	return out
 }
 
-// sellers lists every seller of the alliance.
-func (a *testAlliance) sellers() []string { return sortedKeys(a.data) }
+// sellers lists every seller brought into the alliance so far.
+func (a *testAlliance) sellers() []string { return sortedKeys(a.active) }
+
+// activeData is the flight data of the alliance's sellers: what its answers must reflect.
+func (a *testAlliance) activeData() map[string][]flight.Flight {
+	out := map[string][]flight.Flight{}
+	for s := range a.active {
+		out[s] = a.data[s]
+	}
+	return out
+}
 
 // etcd returns a client to the live machines' etcd members.
 func (a *testAlliance) etcd() *clientv3.Client {
@@ -255,6 +289,9 @@ func spread(count map[string]int, live []string) int {
 func (a *testAlliance) waitSettled(timeout time.Duration) time.Duration {
 	a.t.Helper()
 	return eventually(a.t, timeout, "placement settled", func() error {
+		if err := a.crashed(); err != nil {
+			a.t.Fatal(err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		st, err := a.readTree(ctx)

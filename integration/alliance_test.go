@@ -21,7 +21,7 @@ func (a *testAlliance) checkAnswers(machine string, queries []query) error {
 		if !resp.Complete {
 			return fmt.Errorf("%v: incomplete, missing %v", q, resp.MissingSellers)
 		}
-		want := referenceTrips(a.data, q, 30*time.Minute)
+		want := referenceTrips(a.activeData(), q, 30*time.Minute)
 		if got := rendered(resp); !slices.Equal(got, want) {
 			return fmt.Errorf("%v: got %d trips %v…, want %d trips %v…", q, len(got), head(got), len(want), head(want))
 		}
@@ -41,7 +41,7 @@ func TestAllianceLifecycle(t *testing.T) {
 		"m2": {"LH"},
 		"m3": {"AF", "BA"},
 	})
-	queries := busyQueries(a.data, 4)
+	queries := busyQueries(a.activeData(), 4)
 	queries = append(queries, query{src: queries[0].src, dst: queries[0].dst, date: testDate, sellers: []string{"LY", "LH"}})
 
 	t.Run("forms from peers", func(t *testing.T) {

@@ -1,0 +1,101 @@
+package alliance
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/placement"
+)
+
+func testSeller(t *testing.T, code string, n int) *flight.Seller {
+	t.Helper()
+	var flights []flight.Flight
+	dep := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	for i := range n {
+		flights = append(flights, flight.Flight{
+			Number: code + string(rune('0'+i)), Seller: code, Src: "TLV", Dst: "JFK",
+			Departure: dep.Add(time.Duration(i) * time.Hour), Arrival: dep.Add(time.Duration(i+10) * time.Hour),
+			Price: flight.Cents(10000 + i), Seats: 10,
+		})
+	}
+	s, err := flight.NewSeller(code, flights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
+	ly := testSeller(t, "LY", 2)
+	s := newStore(map[string]*flight.Seller{"LY": ly})
+	h := s.holding("m1", false)
+	if !h.Joining || !slices.Equal(h.Brings, []string{"LY"}) || len(h.Primaries) != 0 {
+		t.Fatalf("joiner's holding = %+v, want joining, brings [LY], no roles", h)
+	}
+	if h.Versions["LY"] != ly.Version() {
+		t.Fatalf("holding version %q, want %q", h.Versions["LY"], ly.Version())
+	}
+
+	ua := testSeller(t, "UA", 1)
+	unassigned := s.commit(placement.Assignment{Name: "m1", Primaries: []string{"UA"}, Backups: []string{}},
+		map[string]*flight.Seller{"UA": ua})
+	if !slices.Equal(unassigned, []string{"LY"}) {
+		t.Fatalf("unassigned = %v, want [LY] (brought, but the plan gave it away)", unassigned)
+	}
+	// Nothing is dropped by commit: LY stays readable until drop.
+	if _, ok := s.seller("LY"); !ok {
+		t.Fatal("commit dropped LY before drop was called")
+	}
+	h = s.holding("m1", false)
+	if h.Joining || len(h.Brings) != 0 || !slices.Equal(h.Primaries, []string{"UA"}) {
+		t.Fatalf("after commit holding = %+v", h)
+	}
+	if got := s.drop([]string{"LY"}); !slices.Equal(got, []string{"LY"}) {
+		t.Fatalf("drop = %v, want [LY]", got)
+	}
+	if _, ok := s.seller("LY"); ok {
+		t.Fatal("LY still readable after drop")
+	}
+}
+
+func TestStoreDropKeepsCopiesAssignedAgain(t *testing.T) {
+	ly := testSeller(t, "LY", 1)
+	s := newStore(map[string]*flight.Seller{"LY": ly})
+	s.commit(placement.Assignment{Name: "m1"}, nil)
+	// A later round gives LY back before the drop runs.
+	s.commit(placement.Assignment{Name: "m1", Backups: []string{"LY"}}, nil)
+	if got := s.drop([]string{"LY"}); len(got) != 0 {
+		t.Fatalf("drop removed %v though LY is assigned again", got)
+	}
+	if p, b := s.assignment(); len(p) != 0 || !slices.Equal(b, []string{"LY"}) {
+		t.Fatalf("assignment = %v %v", p, b)
+	}
+}
+
+func TestStoreRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
+	ly := testSeller(t, "LY", 1)
+	ua := testSeller(t, "UA", 1)
+	s := newStore(map[string]*flight.Seller{"LY": ly})
+	s.commit(placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, map[string]*flight.Seller{"UA": ua})
+	s.rejoin()
+	h := s.holding("m1", false)
+	if !h.Joining || len(h.Primaries)+len(h.Backups) != 0 || !slices.Equal(h.Brings, []string{"LY"}) {
+		t.Fatalf("after rejoin holding = %+v", h)
+	}
+	if _, ok := s.seller("UA"); !ok {
+		t.Fatal("rejoin dropped UA; it must stay readable until a round reassigns it")
+	}
+}
+
+func TestStoreServedSkipsSellersNotHeld(t *testing.T) {
+	s := newStore(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1), "UA": testSeller(t, "UA", 1)})
+	var codes []string
+	for _, sel := range s.served([]string{"UA", "XX", "LY"}) {
+		codes = append(codes, sel.Code())
+	}
+	if !slices.Equal(codes, []string{"LY", "UA"}) {
+		t.Fatalf("served = %v, want [LY UA]", codes)
+	}
+}

@@ -1,0 +1,75 @@
+package alliance
+
+import (
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"testing"
+
+	"flightalliance/coord"
+)
+
+func entryEvent(t *testing.T, typ coord.EventType, rev, created int64, e machineEntry) coord.Event {
+	t.Helper()
+	v, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return coord.Event{Type: typ, Name: e.Name, Value: v, Revision: rev, Stat: coord.Stat{CreateRevision: created, ModRevision: rev}}
+}
+
+func TestViewMembershipRevisionMovesOnlyOnMembershipChanges(t *testing.T) {
+	purges := 0
+	v := newView(slog.New(slog.DiscardHandler), func() { purges++ })
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m2", URL: "http://b"}))
+	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "m1", URL: "http://a"}))
+	if got := v.membership(); got != 12 {
+		t.Fatalf("membership after two joins = %d, want 12", got)
+	}
+	// A machine publishing its assignment is not a membership change.
+	v.apply(entryEvent(t, coord.EventChanged, 13, 11, machineEntry{Name: "m2", URL: "http://b", Primaries: []string{"LY"}}))
+	if got := v.membership(); got != 12 {
+		t.Fatalf("membership after an assignment update = %d, want 12", got)
+	}
+	// Announcing a leave is; so is asking for a new round, and a restart (new incarnation).
+	v.apply(entryEvent(t, coord.EventChanged, 14, 11, machineEntry{Name: "m2", URL: "http://b", Primaries: []string{"LY"}, Leaving: true}))
+	if got := v.membership(); got != 14 {
+		t.Fatalf("membership after a leave announcement = %d, want 14", got)
+	}
+	v.apply(entryEvent(t, coord.EventChanged, 15, 12, machineEntry{Name: "m1", URL: "http://a", Epoch: 1}))
+	if got := v.membership(); got != 15 {
+		t.Fatalf("membership after an epoch bump = %d, want 15", got)
+	}
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 16})
+	if got := v.membership(); got != 16 {
+		t.Fatalf("membership after a failure = %d, want 16", got)
+	}
+	if d := v.delegate(); d != "m1" {
+		t.Fatalf("delegate = %q, want m1", d)
+	}
+	if purges < 2 {
+		t.Fatalf("cache purged %d times, want at least one per join", purges)
+	}
+}
+
+func TestViewCandidatesPrimaryFirstThenLastKnownHolders(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 4, 4, machineEntry{Name: "m3"}))
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2", "m1"}) {
+		t.Fatalf("candidates = %v, want primary m2 then backup m1", got)
+	}
+	// m2 publishes that it gave LY to m3 before m3 publishes that it took it: the old holder
+	// stays a candidate, so the delegate is never left without one.
+	v.apply(entryEvent(t, coord.EventChanged, 5, 3, machineEntry{Name: "m2"}))
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"m1", "m2"}) {
+		t.Fatalf("candidates mid-move = %v, want [m1 m2]", got)
+	}
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m1", Revision: 6})
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2"}) {
+		t.Fatalf("candidates after m1 died = %v, want [m2] (dead machines are never candidates)", got)
+	}
+}
