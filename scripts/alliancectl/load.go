@@ -96,7 +96,7 @@ func runLoad(ctx context.Context, pl loadPlan) []result {
 		go func() {
 			defer wg.Done()
 			r := searchOnce(ctx, c, pl.base, q)
-			r.Latency = time.Since(due)
+			r.Latency, r.At = time.Since(due), due.Sub(start)
 			mu.Lock()
 			rs = append(rs, r)
 			mu.Unlock()
@@ -119,7 +119,7 @@ func searchOnce(ctx context.Context, c *http.Client, base string, q Query) resul
 		if !st.Complete {
 			m := st.Name + " missing [" + strings.Join(st.MissingSellers, ",") + "]"
 			if st.Error != "" {
-				m += " " + shorten(st.Error, 80)
+				m += " " + shorten(st.Error, 160)
 			}
 			missing = append(missing, m)
 		}

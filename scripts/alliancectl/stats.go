@@ -21,7 +21,8 @@ const (
 type result struct {
 	Outcome outcome
 	Latency time.Duration
-	Detail  string // what was missing, or the error
+	At      time.Duration // when it was due, from the start of the run
+	Detail  string        // what was missing, or the error
 }
 
 // summary is what a load run reports.
@@ -29,6 +30,7 @@ type summary struct {
 	Total, Complete, Incomplete, Errors int
 	P50, P90, P99, Max                  time.Duration
 	Details                             map[string]int // detail → count, for incomplete answers and errors
+	FirstBad, LastBad                   time.Duration  // due times of the first and last search not complete
 }
 
 // summarize counts outcomes and takes latency percentiles (nearest rank) over every search.
@@ -44,8 +46,14 @@ func summarize(rs []result) summary {
 		default:
 			s.Errors++
 		}
-		if r.Outcome != outcomeComplete && r.Detail != "" {
-			s.Details[r.Detail]++
+		if r.Outcome != outcomeComplete {
+			if r.Detail != "" {
+				s.Details[r.Detail]++
+			}
+			if s.Incomplete+s.Errors == 1 || r.At < s.FirstBad { // the first bad one counted so far
+				s.FirstBad = r.At
+			}
+			s.LastBad = max(s.LastBad, r.At)
 		}
 		lat = append(lat, r.Latency)
 	}
@@ -74,6 +82,9 @@ func (s summary) write(out io.Writer) {
 	fmt.Fprintf(out, "  complete %d   incomplete %d   errors %d   (of %d searches)\n", s.Complete, s.Incomplete, s.Errors, s.Total)
 	fmt.Fprintf(out, "  latency p50 %v   p90 %v   p99 %v   max %v   (all searches, from when each was due)\n",
 		round(s.P50), round(s.P90), round(s.P99), round(s.Max))
+	if s.Incomplete+s.Errors > 0 {
+		fmt.Fprintf(out, "  not complete: searches due from t=%v to t=%v\n", s.FirstBad.Round(time.Millisecond), s.LastBad.Round(time.Millisecond))
+	}
 	for _, d := range sortedKeys(s.Details) {
 		fmt.Fprintf(out, "  %5d × %s\n", s.Details[d], d)
 	}

@@ -39,12 +39,13 @@ func TestPercentileNearestRank(t *testing.T) {
 func TestSummarizeCountsAndPercentiles(t *testing.T) {
 	var rs []result
 	for i := 1; i <= 97; i++ {
-		rs = append(rs, result{Outcome: outcomeComplete, Latency: ms(i)})
+		rs = append(rs, result{Outcome: outcomeComplete, Latency: ms(i), At: ms(10 * i)})
 	}
+	// Answers arrive out of order: the last bad one due is counted first.
 	rs = append(rs,
-		result{Outcome: outcomeIncomplete, Latency: ms(500), Detail: "incomplete: star missing [LY]"},
-		result{Outcome: outcomeIncomplete, Latency: ms(600), Detail: "incomplete: star missing [LY]"},
-		result{Outcome: outcomeError, Latency: ms(5000), Detail: "error: timeout"},
+		result{Outcome: outcomeError, Latency: ms(5000), At: ms(2500), Detail: "error: timeout"},
+		result{Outcome: outcomeIncomplete, Latency: ms(500), At: ms(2000), Detail: "incomplete: star missing [LY]"},
+		result{Outcome: outcomeIncomplete, Latency: ms(600), At: ms(2100), Detail: "incomplete: star missing [LY]"},
 	)
 	s := summarize(rs)
 	if s.Total != 100 || s.Complete != 97 || s.Incomplete != 2 || s.Errors != 1 {
@@ -56,9 +57,13 @@ func TestSummarizeCountsAndPercentiles(t *testing.T) {
 	if s.Details["incomplete: star missing [LY]"] != 2 || s.Details["error: timeout"] != 1 || len(s.Details) != 2 {
 		t.Fatalf("details %v", s.Details)
 	}
+	if s.FirstBad != ms(2000) || s.LastBad != ms(2500) {
+		t.Fatalf("not complete from %v to %v, want 2s to 2.5s", s.FirstBad, s.LastBad)
+	}
 	var b bytes.Buffer
 	s.write(&b)
-	for _, want := range []string{"complete 97", "incomplete 2", "errors 1", "p99 600ms", "max 5s", "2 × incomplete: star missing [LY]"} {
+	for _, want := range []string{"complete 97", "incomplete 2", "errors 1", "p99 600ms", "max 5s", "2 × incomplete: star missing [LY]",
+		"from t=2s to t=2.5s"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
