@@ -31,7 +31,7 @@ func LowestName(ctx context.Context, t *Tree, prefix string) <-chan string {
 				from = rev + 1
 				break
 			}
-			if errors.Is(err, ErrBadPath) {
+			if errors.Is(err, ErrBadPath) || t.cli.Ctx().Err() != nil {
 				return
 			}
 			select {

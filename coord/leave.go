@@ -2,9 +2,12 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 )
 
 // Leave removes this member from the cluster and stops it: a leader first
@@ -28,8 +31,8 @@ func (m *Member) Leave(ctx context.Context) error {
 			}
 		}
 	}
-	if _, err := m.cli.MemberRemove(ctx, m.id); err != nil {
-		return fmt.Errorf("coord: member %q removes itself: %w", m.cfg.Name, err)
+	if err := m.removeSelf(ctx); err != nil {
+		return err
 	}
 	select {
 	case <-m.etcd.Server.StopNotify():
@@ -57,4 +60,24 @@ func transferee(st Status) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// removeSelf asks the cluster to remove this member, retrying while etcd
+// calls the cluster unhealthy: it refuses membership changes until the
+// member serving the request has been connected to the others for 5s.
+func (m *Member) removeSelf(ctx context.Context) error {
+	for {
+		_, err := m.cli.MemberRemove(ctx, m.id)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, rpctypes.ErrUnhealthy) {
+			return fmt.Errorf("coord: member %q removes itself: %w", m.cfg.Name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("coord: member %q removes itself: %w (last: %w)", m.cfg.Name, ctx.Err(), err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }

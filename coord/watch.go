@@ -74,7 +74,7 @@ var errCompacted = errors.New("watch revision compacted")
 // another endpoint of the client from the revision after the last one
 // delivered. If that revision was compacted it emits one EventResync with
 // the current state and carries on from there. A watch on an invalid path
-// returns a closed channel.
+// returns a closed channel; the channel is also closed when the client is.
 func (t *Tree) Watch(ctx context.Context, path string, opts WatchOptions) <-chan Event {
 	out := make(chan Event, 16)
 	if err := checkPath(path, opts.Children || opts.Recursive); err != nil {
@@ -101,8 +101,8 @@ func (w *watcher) run(ctx context.Context) {
 	backoff := 50 * time.Millisecond
 	for ctx.Err() == nil {
 		err := w.watchOnce(ctx)
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() != nil || w.cli.Ctx().Err() != nil {
+			return // done, or the client was closed: nothing to resume with
 		}
 		if errors.Is(err, errCompacted) {
 			if err = w.resync(ctx); err == nil {
