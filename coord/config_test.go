@@ -1,0 +1,46 @@
+package coord
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidation(t *testing.T) {
+	good := Config{Name: "m1", DataDir: "/tmp/x", PeerURL: "http://127.0.0.1:2381", ClientURL: "http://127.0.0.1:2391",
+		InitialCluster: "m1=http://127.0.0.1:2381,m2=http://127.0.0.1:2382"}
+	c, err := good.normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxVoters != 5 || c.DeadGrace != 10*time.Second || c.StartTimeout != time.Minute ||
+		c.TickMs != 100 || c.ElectionMs != 1000 || c.EtcdLogLevel != "warn" {
+		t.Fatalf("defaults: %+v", c)
+	}
+	for _, tc := range []struct {
+		mutate func(*Config)
+		names  string
+	}{
+		{func(c *Config) { c.Name = "" }, `name ""`},
+		{func(c *Config) { c.DataDir = "" }, "data dir"},
+		{func(c *Config) { c.PeerURL = "127.0.0.1:2381" }, "127.0.0.1:2381"},
+		{func(c *Config) { c.ClientURL = "http://127.0.0.1" }, "http://127.0.0.1"},
+		{func(c *Config) { c.InitialCluster = "m2=http://127.0.0.1:2382" }, `does not list member "m1"`},
+		{func(c *Config) { c.InitialCluster = "m1=http://127.0.0.1:9999" }, "not its peer URL"},
+		{func(c *Config) { c.Join = []string{"nope"} }, `"nope"`},
+		{func(c *Config) { c.TickMs, c.ElectionMs = 100, 300 }, "300ms"},
+	} {
+		cfg := good
+		tc.mutate(&cfg)
+		_, err := cfg.normalize()
+		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.names) {
+			t.Errorf("config error %v should be ErrBadConfig naming %s", err, tc.names)
+		}
+	}
+	joinOnly := good
+	joinOnly.InitialCluster, joinOnly.Join = "", []string{"http://127.0.0.1:2392"}
+	if _, err := joinOnly.normalize(); err != nil {
+		t.Fatalf("a join-only config is valid: %v", err)
+	}
+}
