@@ -8,7 +8,7 @@ TEST_FLAGS ?= -timeout 20m
 .PHONY: build test test-long lint bench run chaos clean
 
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
 
 test: build
 	$(GO) test $(TEST_FLAGS) ./...
@@ -20,8 +20,10 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# Builds, generates sample data, starts a search server on 127.0.0.1:8080 and a 3-machine
+# alliance, waits until a search answers complete, prints what to try. Ctrl-C stops it all.
 run: build
-	@echo "make run: the airline server is not wired yet (see issue 4); it will start a search server and a 3-machine alliance."
+	$(BIN)/alliancectl run --bin $(BIN)
 
 clean:
 	rm -rf $(BIN) var

@@ -21,20 +21,36 @@ func (q query) String() string {
 	return fmt.Sprintf("%s→%s %s %v", q.src, q.dst, q.date, q.sellers)
 }
 
+// refTrip is a trip of the reference answer.
+type refTrip struct {
+	price   flight.Cents
+	arrival time.Time
+	legs    []flight.Flight
+}
+
 // referenceTrips answers a query by brute force over every flight, straight from API.md's rules,
 // independently of the trip builder. Each trip is rendered as "price legs…".
 func referenceTrips(data map[string][]flight.Flight, q query, minConn time.Duration) []string {
+	return renderRef(sortRef(bruteForce(data, q, minConn)))
+}
+
+// referenceAcross answers a query over several alliances: no trip mixes alliances.
+func referenceAcross(alliances []map[string][]flight.Flight, q query, minConn time.Duration) []string {
+	var all []refTrip
+	for _, data := range alliances {
+		all = append(all, bruteForce(data, q, minConn)...)
+	}
+	return renderRef(sortRef(all))
+}
+
+func bruteForce(data map[string][]flight.Flight, q query, minConn time.Duration) []refTrip {
 	var all []flight.Flight
 	for _, s := range sortedKeys(data) {
 		if len(q.sellers) == 0 || slices.Contains(q.sellers, s) {
 			all = append(all, data[s]...)
 		}
 	}
-	type ref struct {
-		price   flight.Cents
-		arrival time.Time
-		legs    []flight.Flight
-	}
+	type ref = refTrip
 	var trips []ref
 	on := func(f flight.Flight) bool { return flight.DateOf(f.Departure) == q.date }
 	for _, f := range all {
@@ -52,18 +68,34 @@ func referenceTrips(data map[string][]flight.Flight, q query, minConn time.Durat
 			}
 		}
 	}
-	slices.SortFunc(trips, func(a, b ref) int {
+	return trips
+}
+
+func sortRef(trips []refTrip) []refTrip {
+	slices.SortFunc(trips, func(a, b refTrip) int {
 		if c := cmp.Compare(a.price, b.price); c != 0 {
 			return c
 		}
 		if c := a.arrival.Compare(b.arrival); c != 0 {
 			return c
 		}
-		return strings.Compare(legNames(a.legs), legNames(b.legs))
+		return slices.Compare(numbers(a.legs), numbers(b.legs))
 	})
+	return trips
+}
+
+func renderRef(trips []refTrip) []string {
 	out := make([]string, len(trips))
 	for i, t := range trips {
 		out[i] = t.price.String() + " " + legNames(t.legs)
+	}
+	return out
+}
+
+func numbers(legs []flight.Flight) []string {
+	out := make([]string, len(legs))
+	for i, f := range legs {
+		out[i] = f.Number
 	}
 	return out
 }
