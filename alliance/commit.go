@@ -103,7 +103,7 @@ func (m *Machine) recordCatalog(ctx context.Context) {
 
 // entry is this machine's entry as it should read now.
 func (m *Machine) entry() machineEntry {
-	h := m.store.holding(m.cfg.Name, m.leaving.Load())
+	h := m.store.holding(m.cfg.Name, m.leaving.Load(), nil)
 	versions := map[string]string{}
 	for _, s := range append(slices.Clone(h.Primaries), h.Backups...) {
 		versions[s] = h.Versions[s]

@@ -36,6 +36,7 @@ type Machine struct {
 	tree    *coord.Tree
 	sess    atomic.Pointer[coord.Session]
 	leaving atomic.Bool
+	acting  atomic.Bool // acting as the alliance's delegate (registered with the search servers)
 
 	publishMu sync.Mutex
 	published struct {
@@ -328,13 +329,12 @@ func (m *Machine) leave() {
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.LeaveTimeout)
 	defer cancel()
 	m.log.Info("leaving the alliance")
-	alone := len(m.view.entries()) <= 1
 	m.leaving.Store(true)
-	if !alone {
+	if m.othersStay() {
 		if err := m.publish(ctx); err != nil {
 			m.log.Warn("announcing the leave failed", "err", err)
 		}
-		for ctx.Err() == nil && !m.handedOver() {
+		for ctx.Err() == nil && !m.handedOver() && m.othersStay() {
 			select {
 			case <-ctx.Done():
 			case <-m.view.wait():
@@ -344,14 +344,33 @@ func (m *Machine) leave() {
 		if ctx.Err() != nil {
 			m.log.Warn("leave timed out before the hand-over round committed; the backups take over")
 		}
+	} else {
+		m.log.Info("no other machine stays: nothing to hand over")
+		if m.view.delegate() == m.cfg.Name {
+			m.unregisterEverywhere(ctx)
+		}
 	}
 	if sess := m.session(); sess != nil {
 		_ = sess.Close(ctx)
 	}
-	if err := m.member.Leave(ctx); err != nil {
-		m.log.Warn("leaving the etcd cluster failed", "err", err)
+	// Removing the etcd member needs a healthy cluster; when the alliance is shutting down as a
+	// whole it may not get one, and the member is then only stopped (Run closes it).
+	memberCtx, cancelMember := context.WithTimeout(ctx, 10*time.Second)
+	defer cancelMember()
+	if err := m.member.Leave(memberCtx); err != nil {
+		m.log.Warn("leaving the etcd cluster failed; stopping the member without leaving", "err", err)
 	}
 	m.log.Info("left the alliance")
+}
+
+// othersStay reports whether some other live machine is not leaving: someone to hand over to.
+func (m *Machine) othersStay() bool {
+	for _, e := range m.view.entries() {
+		if e.Name != m.cfg.Name && !e.Leaving {
+			return true
+		}
+	}
+	return false
 }
 
 // handedOver reports whether a committed round has taken every seller from this machine.

@@ -17,17 +17,18 @@ import (
 // RegisterEvery, so that a restarted search server gets the alliance back within seconds.
 func (m *Machine) delegateLoop(ctx context.Context) {
 	client := &http.Client{Timeout: m.cfg.CallTimeout}
-	was := ""
+	was := false
 	tick := time.NewTicker(m.cfg.RegisterEvery)
 	defer tick.Stop()
 	for {
 		changed := m.view.wait()
-		now := m.view.delegate()
+		now := m.actingDelegate(ctx, client)
 		if now != was {
-			m.log.Info("delegate changed", "delegate", now, "previous", was, "self", now == m.cfg.Name)
+			m.log.Info("delegate role changed", "delegate", now, "view_delegate", m.view.delegate())
 			was = now
-			m.metrics.delegate.Set(boolGauge(now == m.cfg.Name))
-			if now == m.cfg.Name {
+			m.acting.Store(now)
+			m.metrics.delegate.Set(boolGauge(now))
+			if now {
 				m.registerEverywhere(ctx, client)
 			}
 		}
@@ -36,11 +37,49 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 			return
 		case <-changed:
 		case <-tick.C:
-			if m.view.delegate() == m.cfg.Name && !m.leaving.Load() {
+			if was && !m.leaving.Load() {
 				m.registerEverywhere(ctx, client)
 			}
 		}
 	}
+}
+
+// actingDelegate reports whether this machine should act as the delegate: it is the live
+// machine with the smallest name in the view or — while etcd has no quorum, so that a dead
+// machine's entries cannot expire — every machine ranked before it in the view is unreachable.
+// Two machines may then both register for a while; the search server keeps the latest, and
+// either answers correctly.
+func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
+	d := m.view.delegate()
+	if d == m.cfg.Name {
+		return true
+	}
+	if d == "" || m.member == nil || m.member.Status(ctx).HasQuorum {
+		return false
+	}
+	for _, e := range m.view.entries() {
+		if e.Name >= m.cfg.Name {
+			break
+		}
+		if reachable(ctx, client, e.URL) {
+			return false
+		}
+	}
+	return true
+}
+
+// reachable reports whether a machine answers GET /healthz.
+func reachable(ctx context.Context, client *http.Client, base string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
 }
 
 func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client) {

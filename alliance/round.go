@@ -53,7 +53,9 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	defer cancel(nil)
 	go m.cancelWhenSuperseded(roundCtx, cancel, rev)
 
-	me := m.store.holding(m.cfg.Name, m.leaving.Load())
+	me := m.store.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
+		return !m.view.heldByOthers(code, m.cfg.Name)
+	})
 	value, _ := json.Marshal(me)
 	barrier := coord.NewBarrier(m.tree, m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
 	values, err := barrier.Enter(roundCtx, value)

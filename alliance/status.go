@@ -71,6 +71,7 @@ type statusDoc struct {
 	Alliance string         `json:"alliance"`
 	URL      string         `json:"url"`
 	Delegate string         `json:"delegate"`
+	Acting   bool           `json:"acting_delegate"`
 	Self     machineEntry   `json:"self"`
 	Joining  bool           `json:"joining"`
 	Leaving  bool           `json:"leaving"`
@@ -85,6 +86,7 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Alliance: m.cfg.Alliance,
 		URL:      m.cfg.AdvertiseURL,
 		Delegate: m.view.delegate(),
+		Acting:   m.acting.Load(),
 		Self:     m.entry(),
 		Joining:  m.store.isJoining(),
 		Leaving:  m.leaving.Load(),

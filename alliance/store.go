@@ -62,8 +62,10 @@ func (s *store) assignmentLocked() (primaries, backups []string) {
 }
 
 // holding is what this machine publishes when it enters a round: what it holds now and, while
-// it is joining, what it brings.
-func (s *store) holding(name string, leaving bool) holding {
+// it is joining, what it brings: its own sellers, and the copies it still has that rescue says
+// nobody else holds (a machine that lost its session and rejoins must not let the alliance
+// forget a seller whose other copy is gone).
+func (s *store) holding(name string, leaving bool, rescue func(code string) bool) holding {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	h := holding{Name: name, Leaving: leaving, Versions: map[string]string{}}
@@ -72,9 +74,11 @@ func (s *store) holding(name string, leaving bool) holding {
 		h.Versions[code] = s.data[code].Version()
 	}
 	if s.joining {
-		for code, sel := range s.brought {
-			h.Brings = append(h.Brings, code)
-			h.Versions[code] = sel.Version()
+		for code, sel := range s.data {
+			if _, own := s.brought[code]; own || (rescue != nil && rescue(code)) {
+				h.Brings = append(h.Brings, code)
+				h.Versions[code] = sel.Version()
+			}
 		}
 		sort.Strings(h.Brings)
 		h.Joining = true

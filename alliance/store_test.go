@@ -30,7 +30,7 @@ func testSeller(t *testing.T, code string, n int) *flight.Seller {
 func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	ly := testSeller(t, "LY", 2)
 	s := newStore(map[string]*flight.Seller{"LY": ly})
-	h := s.holding("m1", false)
+	h := s.holding("m1", false, nil)
 	if !h.Joining || !slices.Equal(h.Brings, []string{"LY"}) || len(h.Primaries) != 0 {
 		t.Fatalf("joiner's holding = %+v, want joining, brings [LY], no roles", h)
 	}
@@ -48,7 +48,7 @@ func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	if _, ok := s.seller("LY"); !ok {
 		t.Fatal("commit dropped LY before drop was called")
 	}
-	h = s.holding("m1", false)
+	h = s.holding("m1", false, nil)
 	if h.Joining || len(h.Brings) != 0 || !slices.Equal(h.Primaries, []string{"UA"}) {
 		t.Fatalf("after commit holding = %+v", h)
 	}
@@ -80,9 +80,14 @@ func TestStoreRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
 	s := newStore(map[string]*flight.Seller{"LY": ly})
 	s.commit(placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, map[string]*flight.Seller{"UA": ua})
 	s.rejoin()
-	h := s.holding("m1", false)
+	h := s.holding("m1", false, func(string) bool { return false })
 	if !h.Joining || len(h.Primaries)+len(h.Backups) != 0 || !slices.Equal(h.Brings, []string{"LY"}) {
 		t.Fatalf("after rejoin holding = %+v", h)
+	}
+	// A copy nobody else holds any more is brought back too, so it is not lost.
+	h = s.holding("m1", false, func(code string) bool { return code == "UA" })
+	if !slices.Equal(h.Brings, []string{"LY", "UA"}) || h.Versions["UA"] != ua.Version() {
+		t.Fatalf("rejoin with UA held nowhere else: holding = %+v", h)
 	}
 	if _, ok := s.seller("UA"); !ok {
 		t.Fatal("rejoin dropped UA; it must stay readable until a round reassigns it")

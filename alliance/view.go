@@ -223,6 +223,18 @@ func (v *view) candidates(seller string) []string {
 	return out
 }
 
+// heldByOthers reports whether a live machine other than self holds seller in the view.
+func (v *view) heldByOthers(seller, self string) bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for name, e := range v.machines {
+		if name != self && (slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller)) {
+			return true
+		}
+	}
+	return false
+}
+
 // sellers returns every seller some live machine holds, sorted.
 func (v *view) sellers() []string {
 	v.mu.RLock()

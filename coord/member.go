@@ -175,10 +175,17 @@ func (m *Member) setQuorum(q bool) {
 	}
 }
 
-// wantEndpoints are the client URLs of the started voters, this member's
-// own first when it is a voter.
+// wantEndpoints are the endpoints of the member's client: only its own
+// client URL while it is a voter — the embedded member forwards to the
+// leader itself, and a client that also round-robins over the other members
+// hangs on a paused one (SIGSTOP, a stuck VM) until its keep-alive notices,
+// long enough to lose a 2–3 s lease — and the started voters' client URLs
+// while it is a learner, which refuses writes.
 func (m *Member) wantEndpoints() []string {
 	own := m.cfg.ClientURL
+	if !m.etcd.Server.IsLearner() {
+		return []string{own}
+	}
 	var eps []string
 	for _, mb := range m.etcd.Server.Cluster().Members() {
 		if mb.IsLearner || mb.Name == "" {
@@ -191,9 +198,6 @@ func (m *Member) wantEndpoints() []string {
 		}
 	}
 	sort.Strings(eps)
-	if !m.etcd.Server.IsLearner() {
-		eps = append([]string{own}, eps...)
-	}
 	if len(eps) == 0 {
 		eps = []string{own}
 	}

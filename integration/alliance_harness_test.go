@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +31,7 @@ type machine struct {
 	extra   []string
 	proc    *proc
 	down    bool // stopped on purpose by the test
+	paused  bool // SIGSTOPped by the test
 }
 
 func (m *machine) url() string { return "http://" + m.listen }
@@ -54,6 +56,12 @@ var spareSellers = []string{"KL", "IB", "AZ", "OS"}
 // sellersOf (machine name → the sellers it brings), bootstrapped together from --peers.
 func newAlliance(t testing.TB, name string, sellersOf map[string][]string, search ...string) *testAlliance {
 	t.Helper()
+	return newAllianceArgs(t, name, sellersOf, nil, search...)
+}
+
+// newAllianceArgs is newAlliance with extra airline flags for every machine.
+func newAllianceArgs(t testing.TB, name string, sellersOf map[string][]string, extra []string, search ...string) *testAlliance {
+	t.Helper()
 	dir := t.TempDir()
 	all := slices.Clone(spareSellers)
 	for _, m := range sortedKeys(sellersOf) {
@@ -71,7 +79,7 @@ func newAlliance(t testing.TB, name string, sellersOf map[string][]string, searc
 	var peers []string
 	for _, n := range sortedKeys(sellersOf) {
 		m := &machine{name: n, listen: freeAddr(t), peer: freeAddr(t), client: freeAddr(t),
-			sellers: sellersOf[n], dataDir: filepath.Join(dir, "var", n)}
+			sellers: sellersOf[n], dataDir: filepath.Join(dir, "var", n), extra: slices.Clone(extra)}
 		a.machines[n] = m
 		a.order = append(a.order, n)
 		peers = append(peers, n+"=http://"+m.peer)
@@ -138,6 +146,17 @@ func (a *testAlliance) restart(name string) {
 	m.proc.start(a.t)
 }
 
+// pause stops a machine with SIGSTOP (a GC pause or a stuck VM in miniature); resume continues it.
+func (a *testAlliance) pause(name string) {
+	a.machines[name].paused = true
+	a.machines[name].proc.signal(syscall.SIGSTOP)
+}
+
+func (a *testAlliance) resume(name string) {
+	a.machines[name].proc.signal(syscall.SIGCONT)
+	a.machines[name].paused = false
+}
+
 // crashed names a machine whose process exited without the test stopping it.
 func (a *testAlliance) crashed() error {
 	for _, n := range a.order {
@@ -148,11 +167,11 @@ func (a *testAlliance) crashed() error {
 	return nil
 }
 
-// live lists the machines whose processes run.
+// live lists the machines whose processes run and are not paused.
 func (a *testAlliance) live() []string {
 	var out []string
 	for _, n := range a.order {
-		if p := a.machines[n].proc; p != nil && p.running() {
+		if p := a.machines[n].proc; p != nil && p.running() && !a.machines[n].paused {
 			out = append(out, n)
 		}
 	}
