@@ -32,7 +32,7 @@ type Machine struct {
 	clients *peerClients
 	catalog *catalog
 
-	member  *coord.Member
+	member  atomic.Pointer[coord.Member]
 	tree    *coord.Tree
 	sess    atomic.Pointer[coord.Session]
 	leaving atomic.Bool
@@ -105,27 +105,59 @@ func (m *Machine) Run(ctx context.Context) error {
 		m.log.Warn("operator recovery: forcing a new one-member etcd cluster from this machine's data")
 		start = coord.Recover
 	}
-	member, err := start(ctx, m.cfg.Member)
-	if err != nil {
-		return fmt.Errorf("etcd member: %w", err)
+	for {
+		member, err := start(ctx, m.cfg.Member)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("etcd member: %w", err)
+		}
+		stopped, err := m.runWithMember(ctx, member, serveErr)
+		member.Close()
+		if !stopped {
+			return err
+		}
+		// The member stopped under this machine — the cluster removed it while it was
+		// unreachable. Start it again as the same command line would: coord moves the old data
+		// aside and joins fresh; this machine comes back as a joiner with what it has.
+		m.log.Warn("embedded etcd member stopped (removed from the cluster?); starting it again")
+		m.store.rejoin()
+		start = coord.Start
 	}
-	m.member = member
-	defer member.Close()
+}
+
+// runWithMember runs the machine's work on one incarnation of its etcd member until ctx ends
+// (then it leaves the alliance), the HTTP server fails, or the member stops (stopped is true).
+func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serveErr <-chan error) (stopped bool, err error) {
+	m.member.Store(member)
 	m.tree = coord.NewTree(member.Client())
 
 	work, stopWork := context.WithCancel(context.Background())
-	defer stopWork()
 	var wg sync.WaitGroup
+	defer func() {
+		stopWork()
+		wg.Wait()
+	}()
 	run := func(f func(context.Context)) {
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
 	run(func(ctx context.Context) { m.view.follow(ctx, m.tree, m.keys.machines()) })
 	run(func(ctx context.Context) { m.catalog.follow(ctx, m.tree, m.keys.catalog()) })
-	if err := m.register(ctx); err != nil {
-		return err
+	registered := make(chan error, 1)
+	go func() { registered <- m.register(work) }()
+	select {
+	case err := <-registered:
+		if err != nil {
+			return false, nil // work was cancelled: ctx ended or the member stopped
+		}
+	case <-member.Done():
+		return true, nil
+	case <-ctx.Done():
+		return false, nil
 	}
-	m.recordCatalog(ctx)
+	m.recordCatalog(work)
 	run(m.roundLoop)
 	run(m.keepRegistered)
 	run(m.delegateLoop)
@@ -133,15 +165,13 @@ func (m *Machine) Run(ctx context.Context) error {
 
 	select {
 	case <-ctx.Done():
+		m.leave()
+		return false, nil
+	case <-member.Done():
+		return true, nil
 	case err := <-serveErr:
-		stopWork()
-		wg.Wait()
-		return fmt.Errorf("http server: %w", err)
+		return false, fmt.Errorf("http server: %w", err)
 	}
-	m.leave()
-	stopWork()
-	wg.Wait()
-	return nil
 }
 
 func (m *Machine) listen() error {
@@ -189,7 +219,7 @@ func (m *Machine) register(ctx context.Context) error {
 func (m *Machine) tryRegister(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*m.cfg.CallTimeout)
 	defer cancel()
-	sess, err := coord.NewSession(ctx, m.member.Client(), m.cfg.SessionTTL)
+	sess, err := coord.NewSession(ctx, m.member.Load().Client(), m.cfg.SessionTTL)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -357,7 +387,7 @@ func (m *Machine) leave() {
 	// whole it may not get one, and the member is then only stopped (Run closes it).
 	memberCtx, cancelMember := context.WithTimeout(ctx, 10*time.Second)
 	defer cancelMember()
-	if err := m.member.Leave(memberCtx); err != nil {
+	if err := m.member.Load().Leave(memberCtx); err != nil {
 		m.log.Warn("leaving the etcd cluster failed; stopping the member without leaving", "err", err)
 	}
 	m.log.Info("left the alliance")

@@ -54,7 +54,7 @@ func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool 
 	if d == m.cfg.Name {
 		return true
 	}
-	if d == "" || m.member == nil || m.member.Status(ctx).HasQuorum {
+	if d == "" || m.member.Load().Status(ctx).HasQuorum {
 		return false
 	}
 	for _, e := range m.view.entries() {

@@ -95,9 +95,9 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 	m.roundMu.Lock()
 	doc.Round = m.round
 	m.roundMu.Unlock()
-	if m.member != nil {
+	if member := m.member.Load(); member != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
-		st := m.member.Status(ctx)
+		st := member.Status(ctx)
 		cancel()
 		doc.Member = &st
 		m.metrics.quorum.Set(boolGauge(st.HasQuorum))

@@ -15,8 +15,12 @@ import (
 type Config struct {
 	Name      string // unique member name (= machine name)
 	DataDir   string // this member's etcd data dir
-	PeerURL   string // e.g. http://127.0.0.1:2381 — listened on and advertised
-	ClientURL string // e.g. http://127.0.0.1:2391 — listened on and advertised
+	PeerURL   string // e.g. http://127.0.0.1:2381 — advertised, and listened on unless ListenPeerURL is set
+	ClientURL string // e.g. http://127.0.0.1:2391 — advertised, and listened on unless ListenClientURL is set
+	// ListenPeerURL and ListenClientURL, when set, are where the member listens while PeerURL and
+	// ClientURL are what it advertises — for a proxy in front of it (fault injection, NAT).
+	ListenPeerURL   string
+	ListenClientURL string
 	// InitialCluster lists the members that bootstrap together
 	// ("m1=http://127.0.0.1:2381,m2=..."); it may omit this member when
 	// Join is set.
@@ -51,7 +55,14 @@ func (c Config) normalize() (Config, error) {
 	if c.DataDir == "" {
 		return bad("data dir of member %q is empty", c.Name)
 	}
-	for field, u := range map[string]string{"peer URL": c.PeerURL, "client URL": c.ClientURL} {
+	if c.ListenPeerURL == "" {
+		c.ListenPeerURL = c.PeerURL
+	}
+	if c.ListenClientURL == "" {
+		c.ListenClientURL = c.ClientURL
+	}
+	for field, u := range map[string]string{"peer URL": c.PeerURL, "client URL": c.ClientURL,
+		"listen peer URL": c.ListenPeerURL, "listen client URL": c.ListenClientURL} {
 		if err := checkURL(u); err != nil {
 			return bad("%s %q of member %q: %v", field, u, c.Name, err)
 		}

@@ -26,11 +26,19 @@ func (c Config) embedConfig(state, initialCluster string) (*embed.Config, error)
 	if err != nil {
 		return nil, err
 	}
+	listenPeer, err := url.Parse(c.ListenPeerURL)
+	if err != nil {
+		return nil, err
+	}
+	listenClient, err := url.Parse(c.ListenClientURL)
+	if err != nil {
+		return nil, err
+	}
 	e := embed.NewConfig()
 	e.Name = c.Name
 	e.Dir = c.DataDir
-	e.ListenPeerUrls, e.AdvertisePeerUrls = []url.URL{*peer}, []url.URL{*peer}
-	e.ListenClientUrls, e.AdvertiseClientUrls = []url.URL{*client}, []url.URL{*client}
+	e.ListenPeerUrls, e.AdvertisePeerUrls = []url.URL{*listenPeer}, []url.URL{*peer}
+	e.ListenClientUrls, e.AdvertiseClientUrls = []url.URL{*listenClient}, []url.URL{*client}
 	e.ClusterState = state
 	e.InitialCluster = initialCluster
 	e.InitialClusterToken = c.ClusterToken

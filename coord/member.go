@@ -182,7 +182,7 @@ func (m *Member) setQuorum(q bool) {
 // long enough to lose a 2–3 s lease — and the started voters' client URLs
 // while it is a learner, which refuses writes.
 func (m *Member) wantEndpoints() []string {
-	own := m.cfg.ClientURL
+	own := m.cfg.ListenClientURL // straight to this member, not through a proxy in front of it
 	if !m.etcd.Server.IsLearner() {
 		return []string{own}
 	}
@@ -192,7 +192,7 @@ func (m *Member) wantEndpoints() []string {
 			continue
 		}
 		for _, u := range mb.ClientURLs {
-			if u != own {
+			if u != m.cfg.ClientURL {
 				eps = append(eps, u)
 			}
 		}

@@ -46,6 +46,8 @@ func run(args []string, stderr io.Writer) int {
 		advertise    = fs.String("advertise-url", "", "base URL other machines and search servers use to reach --listen (default http://<listen>)")
 		peerListen   = fs.String("peer-listen", "127.0.0.1:2381", "host:port of the embedded etcd member's peer URL")
 		clientListen = fs.String("client-listen", "127.0.0.1:2391", "host:port of the embedded etcd member's client URL")
+		peerAdv      = fs.String("peer-advertise", "", "host:port the other members use to reach --peer-listen, when it differs (a proxy in front of it); default --peer-listen")
+		clientAdv    = fs.String("client-advertise", "", "host:port others use to reach --client-listen, when it differs; default --client-listen")
 		peers        = fs.String("peers", "", "initial members, name=http://host:port,... (the alliance bootstrapped together)")
 		dataDir      = fs.String("data-dir", "", "directory for this machine's etcd data (default var/<name>)")
 		sessionTTL   = fs.Duration("session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 2s)")
@@ -108,16 +110,18 @@ func run(args []string, stderr io.Writer) int {
 		ForceNewCluster: *forceNew,
 		Logger:          logger,
 		Member: coord.Config{
-			Name:           *name,
-			DataDir:        *dataDir,
-			PeerURL:        "http://" + *peerListen,
-			ClientURL:      "http://" + *clientListen,
-			InitialCluster: *peers,
-			Join:           join,
-			ClusterToken:   "flightalliance-" + *allianceName,
-			MaxVoters:      *maxVoters,
-			DeadGrace:      *deadGrace,
-			Logger:         logger,
+			Name:            *name,
+			DataDir:         *dataDir,
+			PeerURL:         "http://" + orDefault(*peerAdv, *peerListen),
+			ClientURL:       "http://" + orDefault(*clientAdv, *clientListen),
+			ListenPeerURL:   "http://" + *peerListen,
+			ListenClientURL: "http://" + *clientListen,
+			InitialCluster:  *peers,
+			Join:            join,
+			ClusterToken:    "flightalliance-" + *allianceName,
+			MaxVoters:       *maxVoters,
+			DeadGrace:       *deadGrace,
+			Logger:          logger,
 		},
 	}
 	m, err := alliance.New(cfg)
@@ -132,4 +136,11 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
 }
