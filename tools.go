@@ -6,6 +6,7 @@
 package tools
 
 import (
+	_ "github.com/Shopify/toxiproxy/v2"
 	_ "github.com/cockroachdb/datadriven"
 	_ "github.com/getkin/kin-openapi/openapi3"
 	_ "github.com/go-chi/chi/v5"
