@@ -219,7 +219,7 @@ func (m *Machine) register(ctx context.Context) error {
 func (m *Machine) tryRegister(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*m.cfg.CallTimeout)
 	defer cancel()
-	sess, err := coord.NewSession(ctx, m.member.Load().Client(), m.cfg.SessionTTL)
+	sess, err := m.member.Load().NewSession(ctx, m.cfg.SessionTTL)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}

@@ -90,7 +90,9 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, lastSeen
 			"id", fmt.Sprintf("%x", id), "unreachable_for", now.Sub(lastSeen[id]).Round(time.Millisecond))
 		if _, err := m.cli.MemberRemove(opCtx, id); err != nil {
 			m.log.Warn("coord reconciler: member remove failed", "dead", mb.Name, "err", err)
+			return
 		}
+		m.revokeSessionsOf(opCtx, mb.Name)
 		return
 	}
 	if voters >= m.cfg.MaxVoters {

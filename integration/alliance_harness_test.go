@@ -32,8 +32,28 @@ type machine struct {
 	proc    *proc
 	down    bool // stopped on purpose by the test
 	paused  bool // SIGSTOPped by the test
+	cut     bool // partitioned by the test
+
+	// With a faultNet, others reach the machine through these proxies.
+	soapProxy, peerProxy, clientProxy string
 }
 
+// advertised returns the addresses others use for the machine: its proxies', when it has them.
+func (m *machine) advertisedPeer() string {
+	if m.peerProxy != "" {
+		return m.peerProxy
+	}
+	return m.peer
+}
+
+func (m *machine) advertisedClient() string {
+	if m.clientProxy != "" {
+		return m.clientProxy
+	}
+	return m.client
+}
+
+// url is where the test reaches the machine: directly, never through its proxy.
 func (m *machine) url() string { return "http://" + m.listen }
 
 // testAlliance is an alliance of airline server processes started by a test.
@@ -47,6 +67,7 @@ type testAlliance struct {
 	active   map[string]bool            // sellers brought by the machines started so far
 	search   []string
 	peers    string
+	net      *faultNet // proxies in front of every machine, when the test injects partitions
 }
 
 // spareSellers get data files too, for machines a test adds later.
@@ -62,6 +83,25 @@ func newAlliance(t testing.TB, name string, sellersOf map[string][]string, searc
 // newAllianceArgs is newAlliance with extra airline flags for every machine.
 func newAllianceArgs(t testing.TB, name string, sellersOf map[string][]string, extra []string, search ...string) *testAlliance {
 	t.Helper()
+	a := prepareAlliance(t, name, sellersOf, extra, nil, search...)
+	for _, n := range a.order {
+		a.start(n)
+	}
+	return a
+}
+
+// newProxiedAlliance is newAllianceArgs with every machine behind proxies that can cut it off.
+func newProxiedAlliance(t testing.TB, name string, sellersOf map[string][]string, extra []string, search ...string) *testAlliance {
+	t.Helper()
+	a := prepareAlliance(t, name, sellersOf, extra, newFaultNet(t), search...)
+	for _, n := range a.order {
+		a.start(n)
+	}
+	return a
+}
+
+func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, extra []string, net *faultNet, search ...string) *testAlliance {
+	t.Helper()
 	dir := t.TempDir()
 	all := slices.Clone(spareSellers)
 	for _, m := range sortedKeys(sellersOf) {
@@ -75,20 +115,28 @@ func newAllianceArgs(t testing.TB, name string, sellersOf map[string][]string, e
 		t.Fatal(err)
 	}
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
-		active: map[string]bool{}, search: search}
+		active: map[string]bool{}, search: search, net: net}
 	var peers []string
 	for _, n := range sortedKeys(sellersOf) {
-		m := &machine{name: n, listen: freeAddr(t), peer: freeAddr(t), client: freeAddr(t),
-			sellers: sellersOf[n], dataDir: filepath.Join(dir, "var", n), extra: slices.Clone(extra)}
-		a.machines[n] = m
-		a.order = append(a.order, n)
-		peers = append(peers, n+"=http://"+m.peer)
+		m := a.newMachine(n, sellersOf[n], slices.Clone(extra))
+		peers = append(peers, n+"=http://"+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")
-	for _, n := range a.order {
-		a.start(n)
-	}
 	return a
+}
+
+// newMachine allocates a machine's addresses (and proxies, with a faultNet).
+func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine {
+	m := &machine{name: name, listen: freeAddr(a.t), peer: freeAddr(a.t), client: freeAddr(a.t),
+		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra}
+	if a.net != nil {
+		m.soapProxy = a.net.proxy(name+"-soap", m.listen)
+		m.peerProxy = a.net.proxy(name+"-peer", m.peer)
+		m.clientProxy = a.net.proxy(name+"-client", m.client)
+	}
+	a.machines[name] = m
+	a.order = append(a.order, name)
+	return m
 }
 
 func (a *testAlliance) args(m *machine) []string {
@@ -100,6 +148,10 @@ func (a *testAlliance) args(m *machine) []string {
 	}
 	for _, s := range a.search {
 		args = append(args, "--search", s)
+	}
+	if m.soapProxy != "" {
+		args = append(args, "--advertise-url", "http://"+m.soapProxy,
+			"--peer-advertise", m.peerProxy, "--client-advertise", m.clientProxy)
 	}
 	return append(args, m.extra...)
 }
@@ -122,13 +174,9 @@ func (a *testAlliance) add(name string, sellers ...string) {
 	a.t.Helper()
 	var join []string
 	for _, n := range a.live() {
-		join = append(join, "http://"+a.machines[n].client)
+		join = append(join, "http://"+a.machines[n].advertisedClient())
 	}
-	m := &machine{name: name, listen: freeAddr(a.t), peer: freeAddr(a.t), client: freeAddr(a.t),
-		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name),
-		extra: []string{"--join", strings.Join(join, ",")}}
-	a.machines[name] = m
-	a.order = append(a.order, name)
+	a.newMachine(name, sellers, []string{"--join", strings.Join(join, ",")})
 	a.start(name)
 }
 
@@ -157,6 +205,21 @@ func (a *testAlliance) resume(name string) {
 	a.machines[name].paused = false
 }
 
+// partition cuts the machine off: nothing reaches it through its proxies. heal undoes it.
+func (a *testAlliance) partition(name string) {
+	a.machines[name].cut = true
+	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
+		a.net.blackhole(p)
+	}
+}
+
+func (a *testAlliance) heal(name string) {
+	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
+		a.net.restore(p)
+	}
+	a.machines[name].cut = false
+}
+
 // crashed names a machine whose process exited without the test stopping it.
 func (a *testAlliance) crashed() error {
 	for _, n := range a.order {
@@ -171,7 +234,7 @@ func (a *testAlliance) crashed() error {
 func (a *testAlliance) live() []string {
 	var out []string
 	for _, n := range a.order {
-		if p := a.machines[n].proc; p != nil && p.running() && !a.machines[n].paused {
+		if p := a.machines[n].proc; p != nil && p.running() && !a.machines[n].paused && !a.machines[n].cut {
 			out = append(out, n)
 		}
 	}

@@ -83,7 +83,7 @@ func startProc(t testing.TB, dir, name, bin string, args ...string) *proc {
 	p.start(t)
 	t.Cleanup(func() {
 		p.kill()
-		if t.Failed() {
+		if t.Failed() || os.Getenv("FA_TEST_LOGS") != "" {
 			tail, _ := os.ReadFile(p.log)
 			if len(tail) > 6000 {
 				tail = tail[len(tail)-6000:]
