@@ -16,45 +16,46 @@ import (
 // live machine with the smallest name): at once when it becomes delegate, then every
 // RegisterEvery, so that a restarted search server gets the alliance back within seconds.
 func (m *Machine) delegateLoop(ctx context.Context) {
-	client := &http.Client{Timeout: m.cfg.CallTimeout}
+	client := &http.Client{Timeout: min(m.cfg.CallTimeout, time.Second)}
 	was := false
-	tick := time.NewTicker(m.cfg.RegisterEvery)
+	var registered time.Time
+	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		changed := m.view.wait()
 		now := m.actingDelegate(ctx, client)
 		if now != was {
-			m.log.Info("delegate role changed", "delegate", now, "view_delegate", m.view.delegate())
+			m.log.Info("delegate role changed", "acting", now, "view_delegate", m.view.delegate())
 			was = now
 			m.acting.Store(now)
 			m.metrics.delegate.Set(boolGauge(now))
-			if now {
-				m.registerEverywhere(ctx, client)
-			}
+			registered = time.Time{}
+		}
+		if now && !m.leaving.Load() && time.Since(registered) >= m.cfg.RegisterEvery {
+			m.registerEverywhere(ctx, client)
+			registered = time.Now()
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-changed:
 		case <-tick.C:
-			if was && !m.leaving.Load() {
-				m.registerEverywhere(ctx, client)
-			}
 		}
 	}
 }
 
 // actingDelegate reports whether this machine should act as the delegate: it is the live
-// machine with the smallest name in the view or — while etcd has no quorum, so that a dead
-// machine's entries cannot expire — every machine ranked before it in the view is unreachable.
-// Two machines may then both register for a while; the search server keeps the latest, and
-// either answers correctly.
+// machine with the smallest name in the view, or every machine ranked before it in the view
+// fails its health check — a killed or cut-off delegate is replaced within a second or two,
+// without waiting for its lease to expire, and even when etcd has lost quorum and cannot expire
+// it at all. Two machines may then both register for a while; the search server keeps the
+// latest registration, and either delegate answers correctly.
 func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
 	d := m.view.delegate()
 	if d == m.cfg.Name {
 		return true
 	}
-	if d == "" || m.member.Load().Status(ctx).HasQuorum {
+	if d == "" {
 		return false
 	}
 	for _, e := range m.view.entries() {

@@ -1,0 +1,251 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/flight"
+)
+
+// chaosOutcome is what one search during the chaos run came to.
+type chaosOutcome int
+
+const (
+	answerComplete chaosOutcome = iota
+	answerIncomplete
+	answerWrong
+	answerError
+)
+
+type chaosAnswer struct {
+	at      time.Time
+	outcome chaosOutcome
+	detail  string
+}
+
+type chaosFault struct {
+	at      time.Time
+	kind    string // kill, kill-delegate, pause, partition
+	machine string
+}
+
+// TestChaos injects random faults — SIGKILL, restart, SIGSTOP/SIGCONT, partition/heal — into a
+// 5-machine alliance under steady search load for FA_CHAOS (default 20s; `make chaos` runs
+// minutes), never more than two machines unhealthy at once. Every answer must be complete and
+// equal to the reference, or flagged incomplete — never wrong. Afterwards everything is healed
+// and the placement invariants must hold with every seller searchable. It reports, per kind of
+// fault, how long answers stayed incomplete after it.
+func TestChaos(t *testing.T) {
+	duration := 20 * time.Second
+	if v := os.Getenv("FA_CHAOS"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("FA_CHAOS: %v", err)
+		}
+		duration = d
+	}
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("FA_CHAOS_SEED"); v != "" {
+		s, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("FA_CHAOS_SEED: %v", err)
+		}
+		seed = s
+	}
+	t.Logf("chaos for %v with FA_CHAOS_SEED=%d", duration, seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+
+	dir := t.TempDir()
+	searchAddr := freeAddr(t)
+	base := "http://" + searchAddr
+	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s", "--delegate-timeout", "4s")
+	a := newProxiedAlliance(t, "star", map[string][]string{
+		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
+	}, []string{"--dead-member-grace", "5s"}, base)
+	a.waitSettled(120 * time.Second)
+	queries := busyQueries(a.activeData(), 4)
+	want := map[string][]string{}
+	for _, q := range queries {
+		want[q.String()] = referenceAcross([]map[string][]flight.Flight{a.activeData()}, q, 30*time.Minute)
+	}
+	eventually(t, 30*time.Second, "answers through the search server", func() error {
+		return checkSearch(base, []*testAlliance{a}, queries)
+	})
+
+	// Steady load: 10 searches a second, each classified against the reference.
+	var (
+		mu      sync.Mutex
+		answers []chaosAnswer
+	)
+	loadCtx, stopLoad := context.WithCancel(context.Background())
+	var loadDone sync.WaitGroup
+	loadDone.Add(1)
+	go func() {
+		defer loadDone.Done()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-loadCtx.Done():
+				return
+			case <-tick.C:
+			}
+			q := queries[i%len(queries)]
+			go func() {
+				ans := classify(base, q, want[q.String()])
+				mu.Lock()
+				answers = append(answers, ans)
+				mu.Unlock()
+			}()
+		}
+	}()
+
+	// Faults.
+	var faults []chaosFault
+	unhealthy := map[string]string{} // machine → kill, pause, partition
+	end := time.Now().Add(duration)
+	for time.Now().Before(end) {
+		time.Sleep(time.Duration(1500+rng.IntN(2500)) * time.Millisecond)
+		// Undo a fault now and then, so that machines come back during the run too.
+		for _, n := range sortedKeys(unhealthy) {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			switch unhealthy[n] {
+			case "kill":
+				a.restart(n)
+			case "pause":
+				a.resume(n)
+			case "partition":
+				a.heal(n)
+			}
+			delete(unhealthy, n)
+		}
+		if len(unhealthy) >= 2 {
+			continue
+		}
+		var healthy []string
+		for _, n := range a.order {
+			if _, bad := unhealthy[n]; !bad {
+				healthy = append(healthy, n)
+			}
+		}
+		victim := healthy[rng.IntN(len(healthy))]
+		delegate := a.actingDelegate(healthy)
+		kind := []string{"kill", "pause", "partition"}[rng.IntN(3)]
+		switch kind {
+		case "kill":
+			a.kill(victim)
+		case "pause":
+			a.pause(victim)
+		case "partition":
+			a.partition(victim)
+		}
+		unhealthy[victim] = kind
+		label := kind
+		if victim == delegate {
+			label += "-delegate"
+		}
+		faults = append(faults, chaosFault{at: time.Now(), kind: label, machine: victim})
+		t.Logf("%s %s", label, victim)
+	}
+	stopLoad()
+	loadDone.Wait()
+	time.Sleep(5 * time.Second) // the last searches finish within the search server's timeout
+
+	// Heal everything; the alliance must settle with every seller searchable.
+	for _, n := range sortedKeys(unhealthy) {
+		switch unhealthy[n] {
+		case "kill":
+			a.restart(n)
+		case "pause":
+			a.resume(n)
+		case "partition":
+			a.heal(n)
+		}
+	}
+	took := a.waitSettled(120 * time.Second)
+	t.Logf("settled %v after healing everything", took)
+	eventually(t, 30*time.Second, "every seller searchable after the heal", func() error {
+		return checkSearch(base, []*testAlliance{a}, queries)
+	})
+
+	mu.Lock()
+	defer mu.Unlock()
+	reportChaos(t, faults, answers)
+}
+
+// classify runs one search and compares it with the reference.
+func classify(base string, q query, want []string) chaosAnswer {
+	at := time.Now()
+	var ans searchAnswer
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := getJSON(ctx, searchURL(base, q), &ans); err != nil {
+		return chaosAnswer{at: at, outcome: answerError, detail: err.Error()}
+	}
+	if !ans.Complete {
+		return chaosAnswer{at: at, outcome: answerIncomplete, detail: fmt.Sprintf("%+v", ans.Alliances)}
+	}
+	if got := ans.rendered(); !slices.Equal(got, want) {
+		return chaosAnswer{at: at, outcome: answerWrong, detail: fmt.Sprintf("%v: %d trips, want %d", q, len(got), len(want))}
+	}
+	return chaosAnswer{at: at, outcome: answerComplete}
+}
+
+// actingDelegate asks a healthy machine who the delegate is.
+func (a *testAlliance) actingDelegate(healthy []string) string {
+	for _, n := range healthy {
+		if st, err := a.status(n); err == nil {
+			return st.Delegate
+		}
+	}
+	return ""
+}
+
+// reportChaos logs the counts and, per kind of fault, how long answers stayed incomplete after
+// it (time from the fault to the last incomplete answer before the next fault); it fails the test
+// on any wrong answer or error.
+func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
+	sort.Slice(answers, func(i, j int) bool { return answers[i].at.Before(answers[j].at) })
+	count := map[chaosOutcome]int{}
+	for _, ans := range answers {
+		count[ans.outcome]++
+		if ans.outcome == answerWrong || ans.outcome == answerError {
+			t.Errorf("at %s: %v", ans.at.Format("15:04:05.000"), ans.detail)
+		}
+	}
+	t.Logf("answers: %d complete and correct, %d incomplete (flagged), %d wrong, %d errors",
+		count[answerComplete], count[answerIncomplete], count[answerWrong], count[answerError])
+	outage := map[string][]time.Duration{}
+	incomplete := map[string]int{}
+	for i, f := range faults {
+		until := time.Now()
+		if i+1 < len(faults) {
+			until = faults[i+1].at
+		}
+		var last time.Duration
+		for _, ans := range answers {
+			if ans.at.Before(f.at) || !ans.at.Before(until) || ans.outcome == answerComplete {
+				continue
+			}
+			incomplete[f.kind]++
+			last = ans.at.Sub(f.at)
+		}
+		outage[f.kind] = append(outage[f.kind], last)
+	}
+	for _, kind := range sortedKeys(outage) {
+		d := outage[kind]
+		slices.Sort(d)
+		t.Logf("after %-18s ×%d: incomplete answers %d; answers complete again after p50 %v, max %v",
+			kind, len(d), incomplete[kind], d[len(d)/2].Round(10*time.Millisecond), d[len(d)-1].Round(10*time.Millisecond))
+	}
+}
