@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -37,7 +38,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 	}
 	name := pos[0]
 	switch {
-	case !machineNameRe.MatchString(name) || name == "search":
+	case !machineNameRe.MatchString(name) || name == "search" || name == proxydName:
 		return usagef("NAME: %q is not a machine name (lower-case letters, digits, '-', starting with a letter)", name)
 	case len(sellers) == 0:
 		return usagef("--seller: missing (the seller code the new machine brings, such as ZZ)")
@@ -60,7 +61,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		var join []string
 		for _, m := range s.machines(*alliance) {
 			if inspect(*m) == procRunning {
-				join = append(join, "http://"+m.Ports.Client)
+				join = append(join, "http://"+m.advertised().Client)
 			}
 		}
 		if len(join) == 0 {
@@ -69,13 +70,20 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		if err := generate(ctx, s.Bin, s.Data, sellers); err != nil {
 			return err
 		}
-		addrs, err := freeAddrs(3, s.takenAddrs())
+		addrs, err := freeAddrs(6, s.takenAddrs())
 		if err != nil {
 			return err
 		}
 		p = Proc{Name: name, Kind: kindAirline, Alliance: *alliance, Sellers: slices.Clone(sellers),
 			Ports: Ports{Listen: addrs[0], Peer: addrs[1], Client: addrs[2]},
 			Log:   filepath.Join(s.Dir, "logs", name+".log")}
+		if s.proxyd() != nil {
+			p.Advertise = &Ports{Listen: addrs[3], Peer: addrs[4], Client: addrs[5]}
+			if err := proxydCall(ctx, s, http.MethodPut, "/ctl/machines/"+name,
+				proxySpec{Advertise: *p.Advertise, Upstream: p.Ports}, nil); err != nil {
+				return fmt.Errorf("%s: starting its proxies: %w", name, err)
+			}
+		}
 		p.Args = append(airlineArgs(s, p), "--join", strings.Join(join, ","))
 		if err := startProc(&p); err != nil {
 			return err

@@ -36,7 +36,8 @@ func cmdDown(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // stopAll stops every process of s that still runs its recorded command line: the airline
-// servers together (each leaves its alliance on SIGTERM), then the search server. Once all are
+// servers together (each leaves its alliance on SIGTERM), then the search server, then the
+// proxy daemon (the machines talk through it while they leave). Once all are
 // gone it removes state.json; logs, data and etcd data stay for a post-mortem.
 func stopAll(ctx context.Context, s *State, grace time.Duration, out io.Writer) error {
 	var (
@@ -56,7 +57,7 @@ func stopAll(ctx context.Context, s *State, grace time.Duration, out io.Writer) 
 		}
 		fmt.Fprintf(out, "%-8s pid %-7d %s\n", p.Name, p.Pid, how)
 	}
-	for _, kind := range []string{kindAirline, kindSearch} {
+	for _, kind := range []string{kindAirline, kindSearch, kindProxyd} {
 		for _, p := range s.Procs {
 			if p.Kind == kind {
 				wg.Add(1)

@@ -35,7 +35,8 @@ const usage = `usage: alliancectl <command> [flags]     (every command takes --h
                          start a new machine that joins the running alliance with --join
   leave NAME             SIGTERM a machine (it hands its sellers over) and wait until it exits
   load --rate R --for D  steady open-loop searches; complete/incomplete/errors and latency percentiles
-  partition NAME / heal  not available: see scripts/README.md
+  partition NAME         cut a machine off the others (needs the proxies up starts by default)
+  heal                   end every partition
 `
 
 type command func(ctx context.Context, args []string, out io.Writer) error
@@ -54,7 +55,8 @@ func commands() map[string]command {
 		"leave":     cmdLeave,
 		"load":      cmdLoad,
 		"partition": cmdPartition,
-		"heal":      cmdPartition,
+		"heal":      cmdHeal,
+		"proxyd":    cmdProxyd, // hidden: the proxy daemon up --proxies starts
 	}
 }
 

@@ -2,24 +2,73 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
+	"fmt"
 	"io"
+	"net/http"
+	"strings"
 )
 
-// errNoPartition explains why partition and heal are not available.
-var errNoPartition = errors.New("not available: cutting a machine's etcd peer traffic needs a proxy in front of " +
-	"its peer port, and the airline server advertises its --peer-listen address as its etcd peer URL " +
-	"(it has no --advertise-peer-url to point at a proxy), so the peers would bypass the proxy; " +
-	"network namespaces would need root. `pause NAME` (SIGSTOP) is the nearest fault available; see scripts/README.md")
-
 func cmdPartition(ctx context.Context, args []string, out io.Writer) error {
-	fs, _ := newFlags("partition", "partition NAME / heal   (not available; see scripts/README.md)", out)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	s, p, err := target(args, out, "partition", "partition NAME   (cut a machine off: nothing reaches it, nothing it sends arrives)", nil)
+	if err != nil {
+		return err
 	}
-	return errNoPartition
+	if p.Kind != kindAirline {
+		return usagef("NAME: %s is not a machine (partition cuts an airline server off)", p.Name)
+	}
+	if p.Advertise == nil {
+		return errNoProxyd
+	}
+	var ms []machineNet
+	if err := proxydCall(ctx, s, http.MethodPost, "/ctl/partition/"+p.Name, nil, &ms); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s is partitioned: its SOAP, etcd peer and etcd client proxies (%s, %s, %s) drop every byte\n"+
+		"in both directions without closing, and the connections %s opens to the others' proxies are\n"+
+		"silenced too. The others stop hearing from it: its lease expires (--session-ttl), they repair\n"+
+		"around it and, after --dead-member-grace, remove its etcd member. `heal` ends it.\n",
+		p.Name, p.Advertise.Listen, p.Advertise.Peer, p.Advertise.Client, p.Name)
+	if others := partitionedNames(ms); len(others) > 1 {
+		fmt.Fprintf(out, "partitioned now: %s\n", strings.Join(others, ", "))
+	}
+	return nil
+}
+
+func cmdHeal(ctx context.Context, args []string, out io.Writer) error {
+	fs, dir := newFlags("heal", "heal   (remove every toxic from every proxy: end all partitions)", out)
+	if _, err := parse(fs, args, 0, ""); err != nil {
+		return err
+	}
+	abs, err := absDir("--dir", *dir)
+	if err != nil {
+		return err
+	}
+	s, err := loadState(abs)
+	if err != nil {
+		return err
+	}
+	var got struct {
+		Healed []string `json:"healed"`
+	}
+	if err := proxydCall(ctx, s, http.MethodPost, "/ctl/heal", nil, &got); err != nil {
+		return err
+	}
+	if len(got.Healed) == 0 {
+		fmt.Fprintln(out, "nothing was partitioned; every toxic removed from every proxy")
+		return nil
+	}
+	fmt.Fprintf(out, "healed %s: every toxic removed from every proxy and the silenced connections closed;\n"+
+		"it reconnects and rejoins its alliance (as a new etcd member if it was removed meanwhile)\n",
+		strings.Join(got.Healed, ", "))
+	return nil
+}
+
+func partitionedNames(ms []machineNet) []string {
+	var out []string
+	for _, m := range ms {
+		if m.Partitioned {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }

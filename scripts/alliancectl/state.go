@@ -41,22 +41,29 @@ type Alliance struct {
 // Proc is one process started by alliancectl. Args is its whole argv (Args[0] the absolute
 // binary path); a pid is signalled only while /proc says it still runs exactly Args.
 type Proc struct {
-	Name     string    `json:"name"` // "search" or the machine name (unique in the run)
-	Kind     string    `json:"kind"` // kindSearch or kindAirline
-	Alliance string    `json:"alliance,omitempty"`
-	Sellers  []string  `json:"sellers,omitempty"`
-	Pid      int       `json:"pid"`
-	Args     []string  `json:"args"`
-	Ports    Ports     `json:"ports"`
-	Log      string    `json:"log"`
-	Started  time.Time `json:"started_at"`
+	Name     string   `json:"name"` // "search" or the machine name (unique in the run)
+	Kind     string   `json:"kind"` // kindSearch or kindAirline
+	Alliance string   `json:"alliance,omitempty"`
+	Sellers  []string `json:"sellers,omitempty"`
+	Pid      int      `json:"pid"`
+	Args     []string `json:"args"`
+	Ports    Ports    `json:"ports"`
+	// Advertise, for a machine behind proxies, are the proxies' addresses: what every other
+	// process is told to use instead of Ports. Nil when the machine is reached directly.
+	Advertise *Ports    `json:"advertise,omitempty"`
+	Log       string    `json:"log"`
+	Started   time.Time `json:"started_at"`
 }
 
 // Process kinds.
 const (
 	kindSearch  = "search"
 	kindAirline = "airline"
+	kindProxyd  = "proxyd" // the proxy daemon (up --proxies); Ports.Listen is its control API
 )
+
+// proxydName is the process name of the proxy daemon in state.json.
+const proxydName = "proxies"
 
 // Ports are the loopback addresses a process listens on.
 type Ports struct {
@@ -118,13 +125,35 @@ func (s *State) machines(alliance string) []*Proc {
 func (s *State) takenAddrs() map[string]bool {
 	out := map[string]bool{}
 	for _, p := range s.Procs {
-		for _, a := range []string{p.Ports.Listen, p.Ports.Peer, p.Ports.Client} {
+		addrs := []string{p.Ports.Listen, p.Ports.Peer, p.Ports.Client}
+		if p.Advertise != nil {
+			addrs = append(addrs, p.Advertise.Listen, p.Advertise.Peer, p.Advertise.Client)
+		}
+		for _, a := range addrs {
 			if a != "" {
 				out[a] = true
 			}
 		}
 	}
 	return out
+}
+
+// proxyd returns the proxy daemon's record, nil when the run has no proxies.
+func (s *State) proxyd() *Proc {
+	for i := range s.Procs {
+		if s.Procs[i].Kind == kindProxyd {
+			return &s.Procs[i]
+		}
+	}
+	return nil
+}
+
+// advertised are the addresses others use for a machine: its proxies' when it has them.
+func (p Proc) advertised() Ports {
+	if p.Advertise != nil {
+		return *p.Advertise
+	}
+	return p.Ports
 }
 
 func (s *State) hasAlliance(name string) bool {

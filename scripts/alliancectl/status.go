@@ -112,6 +112,7 @@ func writeStatus(ctx context.Context, out io.Writer, s *State) {
 			fmt.Fprintf(out, "; registered: %s\n", orNone(strings.Join(list, ", ")))
 		}
 	}
+	network := writeProxies(ctx, out, s)
 	for _, a := range s.Alliances {
 		var mine []machineStatus
 		for _, m := range got {
@@ -119,11 +120,43 @@ func writeStatus(ctx context.Context, out io.Writer, s *State) {
 				mine = append(mine, m)
 			}
 		}
-		writeAlliance(out, a.Name, mine)
+		writeAlliance(out, a.Name, mine, network)
 	}
 }
 
-func writeAlliance(out io.Writer, name string, ms []machineStatus) {
+// writeProxies writes the proxy daemon's line and returns each machine's network state for
+// the machine tables: "partitioned", "proxied", "direct", or "?" when the daemon did not answer.
+func writeProxies(ctx context.Context, out io.Writer, s *State) map[string]string {
+	network := map[string]string{}
+	pd := s.proxyd()
+	for _, m := range s.machines("") {
+		switch {
+		case m.Advertise == nil:
+			network[m.Name] = "direct"
+		default:
+			network[m.Name] = "?"
+		}
+	}
+	if pd == nil {
+		return network
+	}
+	fmt.Fprintf(out, "proxy daemon %s: pid %d %v", pd.URL(), pd.Pid, inspect(*pd))
+	ms, err := proxiesStatus(ctx, s)
+	if err != nil {
+		fmt.Fprintf(out, " (%v)\n", err)
+		return network
+	}
+	for _, m := range ms {
+		network[m.Name] = "proxied"
+		if m.Partitioned {
+			network[m.Name] = "PARTITIONED"
+		}
+	}
+	fmt.Fprintf(out, "; %d machines behind proxies; partitioned: %s\n", len(ms), orNone(strings.Join(partitionedNames(ms), ", ")))
+	return network
+}
+
+func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[string]string) {
 	delegates, leaders := map[string][]string{}, map[string]bool{}
 	quorum := 0
 	var view []machineEntry
@@ -143,9 +176,9 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus) {
 	fmt.Fprintf(out, "\nalliance %s: delegate %s; etcd leader %s; quorum: %d of %d answering machines see a leader\n",
 		name, describeDelegates(delegates), orNone(strings.Join(sortedKeys(leaders), " or ")), quorum, countAnswering(ms))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tPRIMARIES\tBACKUPS\tROUND\tETCD")
+	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tNETWORK\tPRIMARIES\tBACKUPS\tROUND\tETCD")
 	for _, m := range ms {
-		row := []string{m.proc.Name, fmt.Sprint(m.proc.Pid), m.state.String()}
+		row := []string{m.proc.Name, fmt.Sprint(m.proc.Pid), m.state.String(), orNone(network[m.proc.Name])}
 		switch {
 		case m.doc != nil:
 			d := m.doc

@@ -26,6 +26,7 @@ type upConfig struct {
 	Wait      time.Duration
 	LogLevel  string
 	Airline   []string // extra airline flags, passed through
+	Proxies   bool     // every machine behind proxies of a proxy daemon (partition, heal)
 }
 
 // upFlags registers the flags `up` and `run` share.
@@ -40,6 +41,7 @@ func upFlags(fs *flag.FlagSet, cfg *upConfig) *string {
 	fs.Int64Var(&cfg.Data.Seed, "seed", 1, "seed of the generated flights")
 	fs.DurationVar(&cfg.Wait, "wait", 2*time.Minute, "how long to wait for a complete search answer")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level of the airline and search servers")
+	fs.BoolVar(&cfg.Proxies, "proxies", true, "put every machine behind proxies (one proxy daemon), which partition and heal need; --proxies=false: direct")
 	fs.Func("airline-flag", "extra flag for every airline server, e.g. --airline-flag=--session-ttl=5s (repeatable)",
 		func(v string) error { cfg.Airline = append(cfg.Airline, v); return nil })
 	return bin
@@ -149,6 +151,11 @@ func up(ctx context.Context, cfg upConfig, out io.Writer) (*State, error) {
 			return fail(err)
 		}
 		fmt.Fprintf(out, "started %-8s pid %-7d %s  log %s\n", p.Name, p.Pid, p.URL(), p.Log)
+		if p.Kind == kindProxyd {
+			if err := waitProxyd(ctx, *p, 15*time.Second); err != nil {
+				return fail(err)
+			}
+		}
 	}
 	took, err := waitReady(ctx, s, cfg.Wait)
 	if err != nil {
@@ -210,10 +217,15 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		return nil, fmt.Errorf("--search: %w", err)
 	}
 	taken[searchAddr] = true
-	addrs, err := freeAddrs(3*cfg.Machines*cfg.Alliances, taken)
+	perMachine := 3
+	if cfg.Proxies {
+		perMachine = 6 // and the proxies' addresses
+	}
+	addrs, err := freeAddrs(perMachine*cfg.Machines*cfg.Alliances+1, taken)
 	if err != nil {
 		return nil, err
 	}
+	apiAddr, addrs := addrs[0], addrs[1:]
 	s := &State{Dir: cfg.Dir, Bin: cfg.Bin, Data: cfg.Data, Search: "http://" + searchAddr, Created: time.Now(),
 		LogLevel: cfg.LogLevel, Extra: cfg.Airline}
 	s.Procs = append(s.Procs, Proc{
@@ -221,6 +233,17 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		Args: []string{filepath.Join(cfg.Bin, "search"), "--listen", searchAddr, "--log-level", cfg.LogLevel},
 		Log:  filepath.Join(cfg.Dir, "logs", "search.log"),
 	})
+	if cfg.Proxies {
+		exe, err := selfBinary(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		s.Procs = append(s.Procs, Proc{
+			Name: proxydName, Kind: kindProxyd, Ports: Ports{Listen: apiAddr},
+			Args: []string{exe, "proxyd", "--dir", cfg.Dir},
+			Log:  filepath.Join(cfg.Dir, "logs", proxydName+".log"),
+		})
+	}
 	n := 0
 	for i := range cfg.Alliances {
 		a := Alliance{Name: allianceName(i)}
@@ -228,12 +251,16 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		var peers []string
 		for j := range cfg.Machines {
 			n++
+			at := addrs[perMachine*(n-1):]
 			m := Proc{Name: "m" + strconv.Itoa(n), Kind: kindAirline, Alliance: a.Name,
-				Ports: Ports{Listen: addrs[3*(n-1)], Peer: addrs[3*(n-1)+1], Client: addrs[3*(n-1)+2]}}
+				Ports: Ports{Listen: at[0], Peer: at[1], Client: at[2]}}
+			if cfg.Proxies {
+				m.Advertise = &Ports{Listen: at[3], Peer: at[4], Client: at[5]}
+			}
 			for k := range cfg.PerMach {
 				m.Sellers = append(m.Sellers, sellerCode(i, j*cfg.PerMach+k))
 			}
-			peers = append(peers, m.Name+"=http://"+m.Ports.Peer)
+			peers = append(peers, m.Name+"=http://"+m.advertised().Peer)
 			machines = append(machines, m)
 		}
 		a.Peers = strings.Join(peers, ",")
@@ -263,6 +290,9 @@ func airlineArgs(s *State, m Proc) []string {
 	}
 	args = append(args, "--listen", m.Ports.Listen, "--peer-listen", m.Ports.Peer, "--client-listen", m.Ports.Client,
 		"--search", s.Search, "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
+	if a := m.Advertise; a != nil {
+		args = append(args, "--advertise-url", "http://"+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
+	}
 	return append(args, s.Extra...)
 }
 

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/Shopify/toxiproxy/v2"
+	"github.com/Shopify/toxiproxy/v2/toxics"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+)
+
+// The kinds of a machine's proxies, in the order they are listed.
+var proxyKinds = []string{"soap", "peer", "client"}
+
+// partitionToxics are the two toxics partition puts on each of a machine's proxies: a timeout
+// of 0 drops every byte and never closes, a silent blackhole in each direction.
+var partitionToxics = []string{"partition_upstream", "partition_downstream"}
+
+// machineNet is what the proxy daemon says about one machine (GET /ctl/machines).
+type machineNet struct {
+	Name        string     `json:"name"`
+	Partitioned bool       `json:"partitioned"`
+	Proxies     []proxyNet `json:"proxies"`
+}
+
+// proxyNet is one of a machine's proxies.
+type proxyNet struct {
+	Name     string   `json:"name"`     // toxiproxy's name, e.g. m2-peer
+	Kind     string   `json:"kind"`     // soap, peer or client
+	Listen   string   `json:"listen"`   // the advertised address (the gate)
+	Upstream string   `json:"upstream"` // the machine's own listening address
+	Toxics   []string `json:"toxics"`   // names of the toxics on it
+}
+
+// proxySpec asks the daemon for a machine's proxies (PUT /ctl/machines/{name}).
+type proxySpec struct {
+	Advertise Ports `json:"advertise"` // where the gates listen
+	Upstream  Ports `json:"upstream"`  // the machine's listening addresses
+}
+
+// proxyDaemon runs every machine's proxies in one process: per proxy a gate on the advertised
+// address in front of a toxiproxy proxy that forwards to the machine.
+type proxyDaemon struct {
+	dir string
+	tox *toxiproxy.ApiServer
+	cut *cutter
+	log *slog.Logger
+
+	mu       sync.Mutex
+	machines map[string][]*daemonProxy // by machine name, in proxyKinds order
+}
+
+type daemonProxy struct {
+	kind  string
+	gate  *gate
+	proxy *toxiproxy.Proxy
+}
+
+func newProxyDaemon(dir string, log *slog.Logger) *proxyDaemon {
+	d := &proxyDaemon{
+		dir:      dir,
+		tox:      toxiproxy.NewServer(toxiproxy.NewMetricsContainer(prometheus.NewRegistry()), zerolog.Nop()),
+		log:      log,
+		machines: map[string][]*daemonProxy{},
+	}
+	d.cut = newCutter(d.livePids, log)
+	return d
+}
+
+// livePids reads state.json for the current pids of the named machines, so a machine restarted
+// while partitioned stays partitioned.
+func (d *proxyDaemon) livePids(names map[string]bool) []int {
+	s, err := loadState(d.dir)
+	if err != nil {
+		d.log.Warn("cannot read the machines' pids", "err", err)
+		return nil
+	}
+	return pidsOf(s, names)
+}
+
+// add starts the three proxies of machine name.
+func (d *proxyDaemon) add(name string, spec proxySpec) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.machines[name]; ok {
+		return fmt.Errorf("machine %s already has proxies", name)
+	}
+	listen := []string{spec.Advertise.Listen, spec.Advertise.Peer, spec.Advertise.Client}
+	upstream := []string{spec.Upstream.Listen, spec.Upstream.Peer, spec.Upstream.Client}
+	var started []*daemonProxy
+	undo := func() {
+		for _, p := range started {
+			p.gate.ln.Close()
+			p.proxy.Stop()
+			_ = d.tox.Collection.Remove(p.proxy.Name)
+		}
+	}
+	for i, kind := range proxyKinds {
+		if listen[i] == "" || upstream[i] == "" {
+			undo()
+			return fmt.Errorf("machine %s: %s proxy: listen %q, upstream %q: both are needed", name, kind, listen[i], upstream[i])
+		}
+		pname := name + "-" + kind
+		proxy := toxiproxy.NewProxy(d.tox, pname, "127.0.0.1:0", upstream[i])
+		if err := d.tox.Collection.Add(proxy, true); err != nil {
+			undo()
+			return fmt.Errorf("machine %s: %s proxy: %w", name, kind, err)
+		}
+		ln, err := net.Listen("tcp", listen[i])
+		if err != nil {
+			proxy.Stop()
+			_ = d.tox.Collection.Remove(pname)
+			undo()
+			return fmt.Errorf("machine %s: %s proxy: %w", name, kind, err)
+		}
+		g := &gate{name: pname, ln: ln, target: proxy.Listen, cut: d.cut, log: d.log}
+		go g.serve()
+		started = append(started, &daemonProxy{kind: kind, gate: g, proxy: proxy})
+	}
+	d.machines[name] = started
+	d.log.Info("proxies started", "machine", name, "soap", listen[0], "peer", listen[1], "client", listen[2])
+	return nil
+}
+
+// partition blackholes everything that reaches name's proxies and every connection name
+// opens to any proxy. It is idempotent.
+func (d *proxyDaemon) partition(name string) error {
+	d.mu.Lock()
+	ps, ok := d.machines[name]
+	d.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", errNoProxies, name)
+	}
+	for _, p := range ps {
+		for _, toxic := range partitionToxics {
+			stream := strings.TrimPrefix(toxic, "partition_")
+			body := fmt.Sprintf(`{"name":%q,"type":"timeout","stream":%q,"toxicity":1,"attributes":{"timeout":0}}`, toxic, stream)
+			if _, err := p.proxy.Toxics.AddToxicJson(strings.NewReader(body)); err != nil &&
+				!errors.Is(err, toxiproxy.ErrToxicAlreadyExists) {
+				return fmt.Errorf("%s: adding toxic %s: %w", p.proxy.Name, toxic, err)
+			}
+		}
+	}
+	d.cut.partition(name)
+	d.log.Info("partitioned", "machine", name)
+	return nil
+}
+
+// heal removes every toxic of every proxy and ends every partition; it returns the machines
+// that were partitioned.
+func (d *proxyDaemon) heal(ctx context.Context) []string {
+	var was []string
+	for _, m := range d.status() {
+		if m.Partitioned {
+			was = append(was, m.Name)
+		}
+	}
+	for _, p := range d.tox.Collection.Proxies() {
+		p.Toxics.ResetToxics(ctx)
+	}
+	closed := d.cut.heal()
+	d.log.Info("healed", "machines", was, "cut_connections_closed", closed)
+	return was
+}
+
+// status lists every machine's proxies, sorted by machine name.
+func (d *proxyDaemon) status() []machineNet {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]machineNet, 0, len(d.machines))
+	for _, name := range sortedKeys(d.machines) {
+		m := machineNet{Name: name}
+		for _, p := range d.machines[name] {
+			pn := proxyNet{Name: p.proxy.Name, Kind: p.kind, Listen: p.gate.ln.Addr().String(), Upstream: p.proxy.Upstream,
+				Toxics: []string{}}
+			for _, t := range p.proxy.Toxics.GetToxicArray() {
+				if w, ok := t.(*toxics.ToxicWrapper); ok {
+					pn.Toxics = append(pn.Toxics, w.Name)
+				}
+			}
+			m.Proxies = append(m.Proxies, pn)
+		}
+		m.Partitioned = d.cut.partitioned(name)
+		out = append(out, m)
+	}
+	return out
+}
+
+// close stops every gate and proxy.
+func (d *proxyDaemon) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, ps := range d.machines {
+		for _, p := range ps {
+			p.gate.ln.Close()
+		}
+	}
+	d.cut.heal()
+	_ = d.tox.Collection.Clear()
+}
+
+// routes is the control API: /ctl/... for alliancectl, and toxiproxy's own HTTP API for any
+// other toxic (latency, bandwidth, ...: `toxiproxy-cli -h ADDR`).
+func (d *proxyDaemon) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /ctl/machines", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, d.status())
+	})
+	mux.HandleFunc("PUT /ctl/machines/{name}", func(w http.ResponseWriter, r *http.Request) {
+		var spec proxySpec
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&spec); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "body: " + err.Error()})
+			return
+		}
+		if err := d.add(r.PathValue("name"), spec); err != nil {
+			writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, d.status())
+	})
+	mux.HandleFunc("POST /ctl/partition/{name}", func(w http.ResponseWriter, r *http.Request) {
+		if err := d.partition(r.PathValue("name")); err != nil {
+			code := http.StatusInternalServerError
+			if errors.Is(err, errNoProxies) {
+				code = http.StatusNotFound
+			}
+			writeJSON(w, code, map[string]string{"error": err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, d.status())
+	})
+	mux.HandleFunc("POST /ctl/heal", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string][]string{"healed": d.heal(r.Context())})
+	})
+	mux.Handle("/", d.tox.Routes())
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// cmdProxyd is the hidden `proxyd` command that `up --proxies` starts: it runs the proxies of
+// every machine recorded in state.json and serves the control API on the address recorded for
+// it, until SIGTERM.
+func cmdProxyd(ctx context.Context, args []string, out io.Writer) error {
+	fs, dir := newFlags("proxyd", "proxyd --dir DIR   (started by up --proxies; not for direct use)", out)
+	if _, err := parse(fs, args, 0, ""); err != nil {
+		return err
+	}
+	abs, err := absDir("--dir", *dir)
+	if err != nil {
+		return err
+	}
+	s, err := loadState(abs)
+	if err != nil {
+		return err
+	}
+	me := s.proxyd()
+	if me == nil {
+		return fmt.Errorf("%s records no proxy daemon (up --proxies starts one)", abs)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(s.LogLevel)}))
+	d := newProxyDaemon(abs, log)
+	defer d.close()
+	for _, m := range s.machines("") {
+		if m.Advertise == nil {
+			continue
+		}
+		if err := d.add(m.Name, proxySpec{Advertise: *m.Advertise, Upstream: m.Ports}); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", me.Ports.Listen)
+	if err != nil {
+		return fmt.Errorf("control API: %w", err)
+	}
+	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("proxy daemon ready", "api", "http://"+me.Ports.Listen, "machines", len(d.machines))
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	log.Info("proxy daemon stopped")
+	return nil
+}
+
+func logLevel(s string) slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return slog.LevelInfo
+	}
+	return l
+}
+
+// errNoProxies says a machine has no proxies (it was started without --proxies, or is unknown).
+var errNoProxies = errors.New("no proxies for machine")
