@@ -18,8 +18,11 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# Micro-benchmarks of every package, then the process-level ones (real alliances; one fixed
+# workload each, reported as custom metrics).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v /integration)
+	$(GO) test -run '^$$' -bench . -benchtime=1x ./integration/
 
 # Builds, generates sample data, starts a search server on 127.0.0.1:8080 and a 3-machine
 # alliance, waits until a search answers complete, prints what to try. Ctrl-C stops it all.

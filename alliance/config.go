@@ -30,7 +30,7 @@ type Config struct {
 	RegisterEvery time.Duration // delegate re-registration period; default 3s
 	LeaveTimeout  time.Duration // longest graceful leave; default 30s
 	MinConnection time.Duration // default 30m
-	CacheSize     int           // answers cached by the delegate; default 4096
+	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
 	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
 	MaxBody       int64         // SOAP request/response body limit; default 64 MiB
 	Logger        *slog.Logger

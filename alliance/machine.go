@@ -28,7 +28,7 @@ type Machine struct {
 	store   *store
 	view    *view
 	metrics *metrics
-	cache   *lru.Cache[string, *soap.GetTripsResponse]
+	cache   *lru.Cache[string, *soap.GetTripsResponse] // nil when disabled
 	clients *peerClients
 	catalog *catalog
 
@@ -79,12 +79,15 @@ func New(cfg Config) (*Machine, error) {
 		catalog: newCatalog(),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody}),
 	}
-	cache, err := lru.New[string, *soap.GetTripsResponse](cfg.CacheSize)
-	if err != nil {
-		return nil, fmt.Errorf("cache-size: %w", err)
+	purge := func() {}
+	if cfg.CacheSize > 0 {
+		cache, err := lru.New[string, *soap.GetTripsResponse](cfg.CacheSize)
+		if err != nil {
+			return nil, fmt.Errorf("cache-size: %w", err)
+		}
+		m.cache, purge = cache, cache.Purge
 	}
-	m.cache = cache
-	m.view = newView(m.log, m.cache.Purge)
+	m.view = newView(m.log, purge)
 	m.published.roles = map[string]placement.Role{}
 	return m, nil
 }

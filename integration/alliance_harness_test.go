@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -73,52 +74,67 @@ type testAlliance struct {
 // spareSellers get data files too, for machines a test adds later.
 var spareSellers = []string{"KL", "IB", "AZ", "OS"}
 
+// allianceOpts are the knobs of a test alliance.
+type allianceOpts struct {
+	extra  []string // airline flags for every machine
+	search []string // search servers to register with
+	net    bool     // put every machine behind proxies that can cut it off
+	perDay int      // flights per seller per day (default 60)
+	days   int      // days of flights (default 2)
+}
+
 // newAlliance generates one seller file per seller and starts one machine per entry of
 // sellersOf (machine name → the sellers it brings), bootstrapped together from --peers.
 func newAlliance(t testing.TB, name string, sellersOf map[string][]string, search ...string) *testAlliance {
 	t.Helper()
-	return newAllianceArgs(t, name, sellersOf, nil, search...)
+	return startAlliance(t, name, sellersOf, allianceOpts{search: search})
 }
 
 // newAllianceArgs is newAlliance with extra airline flags for every machine.
 func newAllianceArgs(t testing.TB, name string, sellersOf map[string][]string, extra []string, search ...string) *testAlliance {
 	t.Helper()
-	a := prepareAlliance(t, name, sellersOf, extra, nil, search...)
-	for _, n := range a.order {
-		a.start(n)
-	}
-	return a
+	return startAlliance(t, name, sellersOf, allianceOpts{extra: extra, search: search})
 }
 
 // newProxiedAlliance is newAllianceArgs with every machine behind proxies that can cut it off.
 func newProxiedAlliance(t testing.TB, name string, sellersOf map[string][]string, extra []string, search ...string) *testAlliance {
 	t.Helper()
-	a := prepareAlliance(t, name, sellersOf, extra, newFaultNet(t), search...)
+	return startAlliance(t, name, sellersOf, allianceOpts{extra: extra, search: search, net: true})
+}
+
+func startAlliance(t testing.TB, name string, sellersOf map[string][]string, opts allianceOpts) *testAlliance {
+	t.Helper()
+	a := prepareAlliance(t, name, sellersOf, opts)
 	for _, n := range a.order {
 		a.start(n)
 	}
 	return a
 }
 
-func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, extra []string, net *faultNet, search ...string) *testAlliance {
+func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, opts allianceOpts) *testAlliance {
 	t.Helper()
 	dir := t.TempDir()
 	all := slices.Clone(spareSellers)
 	for _, m := range sortedKeys(sellersOf) {
 		all = append(all, sellersOf[m]...)
 	}
-	data, err := flight.Generate(flight.GenerateConfig{Sellers: all, From: testDate, Days: 2, PerDay: 60, Seed: 7})
+	perDay, days := cmp.Or(opts.perDay, 60), cmp.Or(opts.days, 2)
+	data, err := flight.Generate(flight.GenerateConfig{Sellers: all, From: testDate, Days: days, PerDay: perDay, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := flight.WriteDir(filepath.Join(dir, "data"), data); err != nil {
 		t.Fatal(err)
 	}
+	var net *faultNet
+	if opts.net {
+		net = newFaultNet(t)
+	}
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
-		active: map[string]bool{}, search: search, net: net}
+		active: map[string]bool{}, search: opts.search, net: net}
 	var peers []string
 	for _, n := range sortedKeys(sellersOf) {
-		m := a.newMachine(n, sellersOf[n], slices.Clone(extra))
+		m := a.newMachine(n, sellersOf[n], slices.Clone(opts.extra))
 		peers = append(peers, n+"=http://"+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")

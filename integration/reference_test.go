@@ -124,24 +124,34 @@ func rendered(resp *soap.GetTripsResponse) []string {
 // busyQueries picks the n (src, dst) pairs of testDate with the most one-stop connections, so
 // that the checks exercise connections across sellers and not only directs.
 func busyQueries(data map[string][]flight.Flight, n int) []query {
+	return queriesByLoad(data, n, 0, 1<<62)
+}
+
+// queriesByLoad is busyQueries restricted to pairs with between lo and hi candidate connections.
+func queriesByLoad(data map[string][]flight.Flight, n, lo, hi int) []query {
 	count := map[[2]string]int{}
-	var all []flight.Flight
+	bySrc := map[string][]flight.Flight{}
+	var day []flight.Flight
 	for _, s := range sortedKeys(data) {
-		all = append(all, data[s]...)
-	}
-	for _, f1 := range all {
-		if flight.DateOf(f1.Departure) != testDate {
-			continue
+		for _, f := range data[s] {
+			if flight.DateOf(f.Departure) == testDate {
+				day = append(day, f)
+				bySrc[f.Src] = append(bySrc[f.Src], f)
+			}
 		}
-		for _, f2 := range all {
-			if f2.Src == f1.Dst && f2.Dst != f1.Src && flight.DateOf(f2.Departure) == testDate {
+	}
+	for _, f1 := range day {
+		for _, f2 := range bySrc[f1.Dst] {
+			if f2.Dst != f1.Src {
 				count[[2]string{f1.Src, f2.Dst}]++
 			}
 		}
 	}
 	pairs := make([][2]string, 0, len(count))
-	for p := range count {
-		pairs = append(pairs, p)
+	for p, c := range count {
+		if c >= lo && c <= hi {
+			pairs = append(pairs, p)
+		}
 	}
 	slices.SortFunc(pairs, func(a, b [2]string) int {
 		if c := cmp.Compare(count[b], count[a]); c != 0 {

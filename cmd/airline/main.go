@@ -55,6 +55,7 @@ func run(args []string, stderr io.Writer) int {
 		maxVoters    = fs.Int("max-voters", 5, "etcd voting members at most; further machines are learners")
 		minConn      = fs.Duration("min-connection", 30*time.Minute, "minimum connection time between two flights")
 		callTimeout  = fs.Duration("call-timeout", 2*time.Second, "timeout of every call to another machine")
+		cacheSize    = fs.Int("cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
 		forceNew     = fs.Bool("force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 		logLevel     = fs.String("log-level", "info", "debug, info, warn or error")
 		sellers      listFlag
@@ -97,7 +98,15 @@ func run(args []string, stderr io.Writer) int {
 	if *dataDir == "" {
 		*dataDir = "var/" + *name
 	}
+	if *cacheSize < 0 {
+		fmt.Fprintln(stderr, "airline: --cache-size: must be 0 or more")
+		return 1
+	}
+	if *cacheSize == 0 {
+		*cacheSize = -1 // alliance.Config: negative disables
+	}
 	cfg := alliance.Config{
+		CacheSize:       *cacheSize,
 		Name:            *name,
 		Alliance:        *allianceName,
 		Sellers:         sellerFiles,
