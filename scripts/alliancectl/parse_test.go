@@ -52,7 +52,9 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"load", "--rate", "0", "--dir", dir}, exitUsage, "--rate: 0"},
 		{[]string{"add", "m9", "--dir", dir}, exitUsage, "--seller: missing"},
 		{[]string{"add", "m9", "--seller", "z", "--dir", dir}, exitUsage, `"z" is not a seller code`},
-		{[]string{"partition", "m1"}, exitFailure, "not available"},
+		{[]string{"partition", "m1", "--dir", dir}, exitFailure, "no state.json"},
+		{[]string{"heal", "--dir", dir}, exitFailure, "no state.json"},
+		{[]string{"heal", "m1", "--dir", dir}, exitUsage, "unexpected argument"},
 	} {
 		var out bytes.Buffer
 		code := run(context.Background(), c.args, &out, &out)

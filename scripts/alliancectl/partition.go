@@ -24,9 +24,10 @@ func cmdPartition(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "%s is partitioned: its SOAP, etcd peer and etcd client proxies (%s, %s, %s) drop every byte\n"+
-		"in both directions without closing, and the connections %s opens to the others' proxies are\n"+
-		"silenced too. The others stop hearing from it: its lease expires (--session-ttl), they repair\n"+
-		"around it and, after --dead-member-grace, remove its etcd member. `heal` ends it.\n",
+		"in both directions without closing, and the connections %s opens to the other machines' and the\n"+
+		"search server's proxies are silenced too. The others stop hearing from it: its lease expires\n"+
+		"(--session-ttl), they repair around it and, after --dead-member-grace, remove its etcd member.\n"+
+		"`heal` ends it.\n",
 		p.Name, p.Advertise.Listen, p.Advertise.Peer, p.Advertise.Client, p.Name)
 	if others := partitionedNames(ms); len(others) > 1 {
 		fmt.Fprintf(out, "partitioned now: %s\n", strings.Join(others, ", "))

@@ -20,14 +20,17 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// The kinds of a machine's proxies, in the order they are listed.
-var proxyKinds = []string{"soap", "peer", "client"}
+// The kinds of a process's proxies, in the order they are listed: in front of its HTTP port
+// (SOAP and /status for a machine, REST for the search server), its etcd peer port and its
+// etcd client port. The search server has only the first.
+var proxyKinds = []string{"http", "peer", "client"}
 
 // partitionToxics are the two toxics partition puts on each of a machine's proxies: a timeout
 // of 0 drops every byte and never closes, a silent blackhole in each direction.
 var partitionToxics = []string{"partition_upstream", "partition_downstream"}
 
-// machineNet is what the proxy daemon says about one machine (GET /ctl/machines).
+// machineNet is what the proxy daemon says about one process behind proxies, a machine or
+// the search server (GET /ctl/machines).
 type machineNet struct {
 	Name        string     `json:"name"`
 	Partitioned bool       `json:"partitioned"`
@@ -37,7 +40,7 @@ type machineNet struct {
 // proxyNet is one of a machine's proxies.
 type proxyNet struct {
 	Name     string   `json:"name"`     // toxiproxy's name, e.g. m2-peer
-	Kind     string   `json:"kind"`     // soap, peer or client
+	Kind     string   `json:"kind"`     // http, peer or client
 	Listen   string   `json:"listen"`   // the advertised address (the gate)
 	Upstream string   `json:"upstream"` // the machine's own listening address
 	Toxics   []string `json:"toxics"`   // names of the toxics on it
@@ -49,8 +52,8 @@ type proxySpec struct {
 	Upstream  Ports `json:"upstream"`  // the machine's listening addresses
 }
 
-// proxyDaemon runs every machine's proxies in one process: per proxy a gate on the advertised
-// address in front of a toxiproxy proxy that forwards to the machine.
+// proxyDaemon runs every process's proxies in one process: per proxy a gate on the advertised
+// address in front of a toxiproxy proxy that forwards to the process.
 type proxyDaemon struct {
 	dir string
 	tox *toxiproxy.ApiServer
@@ -89,7 +92,7 @@ func (d *proxyDaemon) livePids(names map[string]bool) []int {
 	return pidsOf(s, names)
 }
 
-// add starts the three proxies of machine name.
+// add starts the proxies of process name: one for each address spec advertises.
 func (d *proxyDaemon) add(name string, spec proxySpec) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -107,9 +110,12 @@ func (d *proxyDaemon) add(name string, spec proxySpec) error {
 		}
 	}
 	for i, kind := range proxyKinds {
-		if listen[i] == "" || upstream[i] == "" {
+		if listen[i] == "" {
+			continue
+		}
+		if upstream[i] == "" {
 			undo()
-			return fmt.Errorf("machine %s: %s proxy: listen %q, upstream %q: both are needed", name, kind, listen[i], upstream[i])
+			return fmt.Errorf("machine %s: %s proxy: listen %q, but no upstream", name, kind, listen[i])
 		}
 		pname := name + "-" + kind
 		proxy := toxiproxy.NewProxy(d.tox, pname, "127.0.0.1:0", upstream[i])
@@ -128,8 +134,11 @@ func (d *proxyDaemon) add(name string, spec proxySpec) error {
 		go g.serve()
 		started = append(started, &daemonProxy{kind: kind, gate: g, proxy: proxy})
 	}
+	if len(started) == 0 {
+		return fmt.Errorf("machine %s: no address to proxy", name)
+	}
 	d.machines[name] = started
-	d.log.Info("proxies started", "machine", name, "soap", listen[0], "peer", listen[1], "client", listen[2])
+	d.log.Info("proxies started", "process", name, "http", listen[0], "peer", listen[1], "client", listen[2])
 	return nil
 }
 
@@ -276,11 +285,11 @@ func cmdProxyd(ctx context.Context, args []string, out io.Writer) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(s.LogLevel)}))
 	d := newProxyDaemon(abs, log)
 	defer d.close()
-	for _, m := range s.machines("") {
-		if m.Advertise == nil {
+	for _, p := range s.Procs {
+		if p.Advertise == nil {
 			continue
 		}
-		if err := d.add(m.Name, proxySpec{Advertise: *m.Advertise, Upstream: m.Ports}); err != nil {
+		if err := d.add(p.Name, proxySpec{Advertise: *p.Advertise, Upstream: p.Ports}); err != nil {
 			return err
 		}
 	}

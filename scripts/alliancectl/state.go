@@ -148,6 +148,17 @@ func (s *State) proxyd() *Proc {
 	return nil
 }
 
+// searchForMachines is the search server's base URL as the machines are told it: its proxy's
+// when it has one.
+func (s *State) searchForMachines() string {
+	for _, p := range s.Procs {
+		if p.Kind == kindSearch && p.Advertise != nil {
+			return "http://" + p.Advertise.Listen
+		}
+	}
+	return s.Search
+}
+
 // advertised are the addresses others use for a machine: its proxies' when it has them.
 func (p Proc) advertised() Ports {
 	if p.Advertise != nil {

@@ -152,7 +152,7 @@ func writeProxies(ctx context.Context, out io.Writer, s *State) map[string]strin
 			network[m.Name] = "PARTITIONED"
 		}
 	}
-	fmt.Fprintf(out, "; %d machines behind proxies; partitioned: %s\n", len(ms), orNone(strings.Join(partitionedNames(ms), ", ")))
+	fmt.Fprintf(out, "; %d processes behind proxies; partitioned: %s\n", len(ms), orNone(strings.Join(partitionedNames(ms), ", ")))
 	return network
 }
 
@@ -193,6 +193,12 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[s
 	}
 	tw.Flush()
 	if view != nil {
+		var names []string
+		for _, e := range view {
+			names = append(names, e.Name)
+		}
+		slices.Sort(names)
+		fmt.Fprintf(out, "  machines in the view: %s\n", strings.Join(names, " "))
 		fmt.Fprintf(out, "  sellers (as the view says): %s\n", sellerLine(view))
 	}
 }

@@ -221,11 +221,11 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 	if cfg.Proxies {
 		perMachine = 6 // and the proxies' addresses
 	}
-	addrs, err := freeAddrs(perMachine*cfg.Machines*cfg.Alliances+1, taken)
+	addrs, err := freeAddrs(perMachine*cfg.Machines*cfg.Alliances+2, taken)
 	if err != nil {
 		return nil, err
 	}
-	apiAddr, addrs := addrs[0], addrs[1:]
+	apiAddr, searchProxy, addrs := addrs[0], addrs[1], addrs[2:]
 	s := &State{Dir: cfg.Dir, Bin: cfg.Bin, Data: cfg.Data, Search: "http://" + searchAddr, Created: time.Now(),
 		LogLevel: cfg.LogLevel, Extra: cfg.Airline}
 	s.Procs = append(s.Procs, Proc{
@@ -234,6 +234,9 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		Log:  filepath.Join(cfg.Dir, "logs", "search.log"),
 	})
 	if cfg.Proxies {
+		// The machines reach the search server through a proxy too, so that a partitioned
+		// machine cannot reach it either; clients (and alliancectl) use it directly.
+		s.Procs[0].Advertise = &Ports{Listen: searchProxy}
 		exe, err := selfBinary(cfg.Dir)
 		if err != nil {
 			return nil, err
@@ -289,7 +292,7 @@ func airlineArgs(s *State, m Proc) []string {
 		args = append(args, "--seller", code+"="+s.Data.csvPath(code))
 	}
 	args = append(args, "--listen", m.Ports.Listen, "--peer-listen", m.Ports.Peer, "--client-listen", m.Ports.Client,
-		"--search", s.Search, "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
+		"--search", s.searchForMachines(), "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
 	if a := m.Advertise; a != nil {
 		args = append(args, "--advertise-url", "http://"+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
 	}
