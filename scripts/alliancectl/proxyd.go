@@ -223,6 +223,9 @@ func (d *proxyDaemon) close() {
 // other toxic (latency, bandwidth, ...: `toxiproxy-cli -h ADDR`).
 func (d *proxyDaemon) routes() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
 	mux.HandleFunc("GET /ctl/machines", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, d.status())
 	})

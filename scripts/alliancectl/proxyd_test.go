@@ -236,3 +236,58 @@ func TestProcAddrMatchesTheKernelsNotation(t *testing.T) {
 		t.Fatalf("procAddr(127.0.0.1:8080) = %s, want %s (little-endian) or 7F000001:1F90", got, want)
 	}
 }
+
+func TestProxydAnswersHealthz(t *testing.T) {
+	_, s := daemonUnderTest(t, func(map[string]bool) []int { return nil })
+	// restart waits for /healthz of whatever it restarted, the proxy daemon included.
+	if _, err := waitHealthy(context.Background(), *s.proxyd(), 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkEchoRoundTrip measures what the proxies add to one small request and answer on an
+// open connection: direct, and through a gate and its toxiproxy proxy.
+func BenchmarkEchoRoundTrip(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); _, _ = io.Copy(c, c) }()
+		}
+	}()
+	d := newProxyDaemon(b.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer d.close()
+	a, err := freeAddrs(1, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := d.add("m1", proxySpec{Advertise: Ports{Listen: a[0]}, Upstream: Ports{Listen: ln.Addr().String()}}); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, addr string }{{"direct", ln.Addr().String()}, {"proxied", a[0]}} {
+		b.Run(c.name, func(b *testing.B) {
+			conn, err := net.Dial("tcp", c.addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Close()
+			r := bufio.NewReader(conn)
+			msg := []byte("ping\n")
+			for b.Loop() {
+				if _, err := conn.Write(msg); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.ReadString('\n'); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
