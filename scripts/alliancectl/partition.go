@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 )
 
@@ -29,6 +30,10 @@ func cmdPartition(ctx context.Context, args []string, out io.Writer) error {
 		"(--session-ttl), they repair around it and, after --dead-member-grace, remove its etcd member.\n"+
 		"`heal` ends it.\n",
 		p.Name, p.Advertise.Listen, p.Advertise.Peer, p.Advertise.Client, p.Name)
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		fmt.Fprintf(out, "WARNING: without Linux /proc the proxies cannot tell %s's own connections apart: only what\n"+
+			"reaches %s is cut; what it sends still arrives (see scripts/README.md)\n", p.Name, p.Name)
+	}
 	if others := partitionedNames(ms); len(others) > 1 {
 		fmt.Fprintf(out, "partitioned now: %s\n", strings.Join(others, ", "))
 	}
