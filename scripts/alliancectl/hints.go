@@ -44,8 +44,12 @@ func printHints(out io.Writer, s *State, foreground bool) {
 		m2 = ms[1].Name
 	}
 	fmt.Fprintf(out, "\nBreak it (in another terminal):\n")
-	for _, cmd := range []string{"status", "kill " + m2, "restart " + m2, "pause " + m2, "resume " + m2,
-		"add m9 --seller ZZ --alliance " + s.Alliances[0].Name, "leave m9", "load --rate 20 --for 10s"} {
+	cmds := []string{"status", "kill " + m2, "restart " + m2, "pause " + m2, "resume " + m2}
+	if s.proxyd() != nil {
+		cmds = append(cmds, "partition "+m2, "heal")
+	}
+	cmds = append(cmds, "add m9 --seller ZZ --alliance "+s.Alliances[0].Name, "leave m9", "load --rate 20 --for 10s")
+	for _, cmd := range cmds {
 		fmt.Fprintf(out, "  %s\n", ctl(cmd))
 	}
 	if !foreground {
