@@ -7,5 +7,10 @@
 // signal goes to a pid from state.json, and only while that pid's command line is still the one
 // recorded. It builds nothing: the binaries come from --bin (default bin/, see `make build`).
 //
+// By default the machines reach each other and the search server only through proxies run by
+// one proxy daemon it starts (the hidden `proxyd` command: toxiproxy in-process, behind gates that
+// know which process opened each connection), which is what `partition` and `heal` act on. The
+// operator's own traffic (status, load) goes to the processes directly.
+//
 // Run `alliancectl help` for the commands; scripts/README.md has the walk-through.
 package main
