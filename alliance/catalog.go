@@ -14,6 +14,7 @@ import (
 type catalog struct {
 	mu      sync.RWMutex
 	sellers map[string]bool
+	listed  bool
 }
 
 func newCatalog() *catalog { return &catalog{sellers: map[string]bool{}} }
@@ -26,6 +27,7 @@ func (c *catalog) follow(ctx context.Context, tree *coord.Tree, dir string) {
 			for _, ch := range children {
 				c.sellers[ch.Name] = true
 			}
+			c.listed = true
 			c.mu.Unlock()
 			for ev := range tree.Watch(ctx, dir, coord.WatchOptions{Children: true, FromRevision: rev + 1}) {
 				c.mu.Lock()
@@ -55,4 +57,10 @@ func (c *catalog) list() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return sortedKeys(c.sellers)
+}
+
+func (c *catalog) isListed() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.listed
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"flightalliance/alliance/flight"
@@ -15,14 +17,20 @@ import (
 // commit adopts the plan of a committed round on this machine: the new assignment becomes the
 // store's, the machine's own tree entries are rewritten where they changed, and the copies it no
 // longer holds are dropped once the tree shows their new holders (or after a grace period).
-func (m *Machine) commit(ctx context.Context, plan placement.Result, fetched map[string]*flight.Seller) {
+func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result, fetched map[string]*flight.Seller) error {
 	mine := placement.Assignment{Name: m.cfg.Name, Primaries: []string{}, Backups: []string{}}
 	for _, a := range plan.Assignments {
 		if a.Name == m.cfg.Name {
 			mine = a
 		}
 	}
-	unassigned := m.store.commit(mine, fetched)
+	unassigned, err := m.store.commit(gen, mine, fetched)
+	if err != nil {
+		// The others adopted the plan; this machine cannot. Its entries keep saying what it
+		// really holds, and a new round (asked for by the caller) repairs the difference.
+		m.log.Error("cannot adopt the committed plan", "err", err)
+		return fmt.Errorf("adopting the committed plan: %w", err)
+	}
 	m.metrics.transfers.Add(float64(len(fetched)))
 	for _, sel := range fetched {
 		m.metrics.flightsMoved.Add(float64(sel.Len()))
@@ -34,8 +42,9 @@ func (m *Machine) commit(ctx context.Context, plan placement.Result, fetched map
 		m.republish.Store(true)
 	}
 	if len(unassigned) > 0 {
-		go m.dropWhenPublished(ctx, plan, unassigned)
+		go m.dropWhenPublished(ctx, gen, plan, unassigned)
 	}
+	return nil
 }
 
 // publish writes this machine's entries — the machine entry and one entry per held seller —
@@ -81,6 +90,9 @@ func (m *Machine) publish(ctx context.Context) error {
 		return nil
 	}
 	if _, err := m.tree.Multi(ctx, ops...); err != nil {
+		// The write may have been applied although the call failed: learn what the tree holds
+		// now, so that the next attempt changes what still differs instead of failing forever.
+		m.resyncPublishedLocked(ctx)
 		return err
 	}
 	m.published.entry = value
@@ -88,17 +100,35 @@ func (m *Machine) publish(ctx context.Context) error {
 	return nil
 }
 
-// recordCatalog makes sure the alliance remembers the sellers this machine brought, so that a
-// seller whose every copy is later lost is reported missing rather than forgotten.
-func (m *Machine) recordCatalog(ctx context.Context) {
-	for _, s := range m.store.broughtCodes() {
-		ctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
-		_, err := m.tree.Create(ctx, m.keys.catalogEntry(s), nil)
-		cancel()
-		if err != nil && !errors.Is(err, coord.ErrNodeExists) {
-			m.log.Warn("recording the seller in the alliance's catalog failed", "seller", s, "err", err)
+// resyncPublishedLocked reads this machine's entries back into m.published (publishMu held).
+func (m *Machine) resyncPublishedLocked(ctx context.Context) {
+	value, _, err := m.tree.Get(ctx, m.keys.machine(m.cfg.Name))
+	if err != nil && !errors.Is(err, coord.ErrNoNode) {
+		return
+	}
+	holders, _, err := m.tree.Descendants(ctx, m.keys.sellers())
+	if err != nil {
+		return
+	}
+	roles := map[string]placement.Role{}
+	for _, h := range holders {
+		if seller, machine, ok := strings.Cut(h.Name, "/"); ok && machine == m.cfg.Name {
+			roles[seller] = placement.Role(h.Value)
 		}
 	}
+	m.published.entry = value
+	m.published.roles = roles
+}
+
+// recordCatalog makes sure the alliance remembers the sellers this machine brought, so that a
+// seller whose every copy is later lost is reported missing rather than forgotten.
+func (m *Machine) recordCatalog(ctx context.Context) error {
+	for _, s := range m.store.broughtCodes() {
+		if _, err := m.tree.Create(ctx, m.keys.catalogEntry(s), nil); err != nil && !errors.Is(err, coord.ErrNodeExists) {
+			return fmt.Errorf("catalog entry of seller %s: %w", s, err)
+		}
+	}
+	return nil
 }
 
 // entry is this machine's entry as it should read now.
@@ -122,7 +152,7 @@ func (m *Machine) entry() machineEntry {
 // dropWhenPublished drops the copies this machine no longer holds once every machine of the plan
 // has published its new assignment (so the delegate routes around this machine), or after the
 // grace period, whichever comes first.
-func (m *Machine) dropWhenPublished(ctx context.Context, plan placement.Result, codes []string) {
+func (m *Machine) dropWhenPublished(ctx context.Context, gen uint64, plan placement.Result, codes []string) {
 	grace := time.NewTimer(m.cfg.DropGrace)
 	defer grace.Stop()
 	for !m.planPublished(plan) {
@@ -131,16 +161,16 @@ func (m *Machine) dropWhenPublished(ctx context.Context, plan placement.Result, 
 			return
 		case <-grace.C:
 			m.log.Info("dropping copies after the grace period; not every machine has published its entries yet", "sellers", codes)
-			m.drop(codes)
+			m.drop(gen, codes)
 			return
 		case <-m.view.wait():
 		}
 	}
-	m.drop(codes)
+	m.drop(gen, codes)
 }
 
-func (m *Machine) drop(codes []string) {
-	if dropped := m.store.drop(codes); len(dropped) > 0 {
+func (m *Machine) drop(gen uint64, codes []string) {
+	if dropped := m.store.drop(gen, codes); len(dropped) > 0 {
 		m.log.Info("dropped copies no longer assigned here", "sellers", dropped)
 	}
 }

@@ -29,6 +29,7 @@ type Config struct {
 	DropGrace     time.Duration // longest wait before dropping a copy moved away; default 10s
 	RegisterEvery time.Duration // delegate re-registration period; default 3s
 	LeaveTimeout  time.Duration // longest graceful leave; default 30s
+	RoundTimeout  time.Duration // longest a round may take to enter and fetch; default 2m
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
 	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
@@ -65,10 +66,21 @@ func (c *Config) validate() error {
 	setDefault(&c.DropGrace, 10*time.Second)
 	setDefault(&c.RegisterEvery, 3*time.Second)
 	setDefault(&c.LeaveTimeout, 30*time.Second)
+	setDefault(&c.RoundTimeout, 2*time.Minute)
 	setDefault(&c.MinConnection, 30*time.Minute)
 	setDefault(&c.CacheSize, 4096)
 	setDefault(&c.PageSize, 5000)
 	setDefault(&c.MaxBody, 64<<20)
+	for field, d := range map[string]time.Duration{"session-ttl": c.SessionTTL, "call-timeout": c.CallTimeout,
+		"drop-grace": c.DropGrace, "register-every": c.RegisterEvery, "leave-timeout": c.LeaveTimeout,
+		"round-timeout": c.RoundTimeout, "min-connection": c.MinConnection} {
+		if d < 0 {
+			errs = append(errs, fmt.Errorf("%s: %v is negative", field, d))
+		}
+	}
+	if c.PageSize < 0 || c.MaxBody < 0 {
+		errs = append(errs, fmt.Errorf("page-size and max-body must not be negative (%d, %d)", c.PageSize, c.MaxBody))
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

@@ -27,13 +27,19 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	if err != nil {
 		return nil, err
 	}
+	if !m.view.isListed() || !m.catalog.isListed() {
+		// Until this machine has read the alliance's machines and catalog once it does not know
+		// every seller, and an answer could look complete while missing some.
+		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
+	}
 	key := cacheKey(q)
-	if m.cache != nil {
-		if resp, ok := m.cache.Get(key); ok {
-			m.metrics.cacheHits.Inc()
-			m.metrics.searchSeconds.WithLabelValues("hit").Observe(time.Since(start).Seconds())
-			return resp, nil
-		}
+	cached, gen, ok := m.cache.get(key)
+	if ok {
+		m.metrics.cacheHits.Inc()
+		m.metrics.searchSeconds.WithLabelValues("hit").Observe(time.Since(start).Seconds())
+		return cached, nil
+	}
+	if m.cache.enabled() {
 		m.metrics.cacheMisses.Inc()
 	}
 
@@ -57,8 +63,8 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 		}
 		resp.Trips = append(resp.Trips, wt)
 	}
-	if resp.Complete && m.cache != nil {
-		m.cache.Add(key, resp)
+	if resp.Complete {
+		m.cache.add(key, resp, gen)
 	}
 	m.metrics.searchSeconds.WithLabelValues("miss").Observe(time.Since(start).Seconds())
 	return resp, nil

@@ -13,6 +13,9 @@ func (k keys) machines() string { return k.root + "/machines" }
 // machine is one machine's ephemeral entry.
 func (k keys) machine(name string) string { return path.Join(k.machines(), name) }
 
+// sellers is the folder of the seller entries (one sub-folder per seller).
+func (k keys) sellers() string { return k.root + "/sellers" }
+
 // sellerHolder is the ephemeral entry saying that machine holds seller in some role.
 func (k keys) sellerHolder(seller, machine string) string {
 	return path.Join(k.root, "sellers", seller, machine)

@@ -8,11 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/placement"
@@ -28,7 +27,7 @@ type Machine struct {
 	store   *store
 	view    *view
 	metrics *metrics
-	cache   *lru.Cache[string, *soap.GetTripsResponse] // nil when disabled
+	cache   *answerCache
 	clients *peerClients
 	catalog *catalog
 
@@ -79,15 +78,12 @@ func New(cfg Config) (*Machine, error) {
 		catalog: newCatalog(),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody}),
 	}
-	purge := func() {}
-	if cfg.CacheSize > 0 {
-		cache, err := lru.New[string, *soap.GetTripsResponse](cfg.CacheSize)
-		if err != nil {
-			return nil, fmt.Errorf("cache-size: %w", err)
-		}
-		m.cache, purge = cache, cache.Purge
+	cache, err := newAnswerCache(cfg.CacheSize)
+	if err != nil {
+		return nil, fmt.Errorf("cache-size: %w", err)
 	}
-	m.view = newView(m.log, purge)
+	m.cache = cache
+	m.view = newView(m.log, cache.purge)
 	m.published.roles = map[string]placement.Role{}
 	return m, nil
 }
@@ -160,7 +156,6 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	case <-ctx.Done():
 		return false, nil
 	}
-	m.recordCatalog(work)
 	run(m.roundLoop)
 	run(m.keepRegistered)
 	run(m.delegateLoop)
@@ -230,6 +225,12 @@ func (m *Machine) tryRegister(ctx context.Context) error {
 		_ = sess.Close(ctx)
 		return err
 	}
+	// The catalog first: once the machine entry exists a search may count on knowing every
+	// seller this machine brings.
+	if err := m.recordCatalog(ctx); err != nil {
+		_ = sess.Close(ctx)
+		return err
+	}
 	m.publishMu.Lock()
 	m.published.entry = nil
 	m.published.roles = map[string]placement.Role{}
@@ -254,15 +255,13 @@ func (m *Machine) removeStaleEntries(ctx context.Context) error {
 	} else if ok {
 		ops = append(ops, coord.OpDelete(m.keys.machine(m.cfg.Name)))
 	}
-	sellers, _, err := m.tree.Children(ctx, m.keys.root+"/sellers")
-	if err != nil && !errors.Is(err, coord.ErrNoNode) {
+	holders, _, err := m.tree.Descendants(ctx, m.keys.sellers())
+	if err != nil {
 		return err
 	}
-	for _, s := range sellers {
-		if ok, _, err := m.tree.Exists(ctx, m.keys.sellerHolder(s, m.cfg.Name)); err != nil {
-			return err
-		} else if ok {
-			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(s, m.cfg.Name)))
+	for _, h := range holders {
+		if seller, machine, ok := strings.Cut(h.Name, "/"); ok && machine == m.cfg.Name {
+			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(seller, m.cfg.Name)))
 		}
 	}
 	if len(ops) == 0 {
@@ -284,8 +283,8 @@ func (m *Machine) keepRegistered(ctx context.Context) {
 			return
 		case <-sess.Done():
 		}
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() != nil || m.leaving.Load() {
+			return // leave() closed the session on purpose
 		}
 		m.log.Warn("session lost: rejoining the alliance as a new member")
 		m.store.rejoin()
@@ -295,9 +294,12 @@ func (m *Machine) keepRegistered(ctx context.Context) {
 	}
 }
 
-// roundLoop runs a placement round for every membership change.
+// roundLoop runs a placement round for every membership change. A round that fails without the
+// membership moving on (an etcd timeout, a source that cannot send) would never be retried by the
+// others, so after a while this machine asks for a new round by bumping its entry's epoch.
 func (m *Machine) roundLoop(ctx context.Context) {
 	var handled int64
+	var retryAt time.Time
 	for ctx.Err() == nil {
 		changed := m.view.wait()
 		rev := m.view.membership()
@@ -306,16 +308,23 @@ func (m *Machine) roundLoop(ctx context.Context) {
 			out := m.runRound(ctx, rev)
 			m.recordRound(out, time.Since(start))
 			switch {
-			case out.Committed:
-				handled = rev
+			case out.Committed && out.Err == nil:
+				handled, retryAt = rev, time.Time{}
 			case errors.Is(out.Err, errSuperseded):
 				continue
 			default:
-				m.log.Warn("round abandoned", "round", rev, "err", out.Err)
-				handled = rev
-				// A round that failed without a membership change (an etcd timeout, say) would
-				// never be retried: announce a retry through this machine's entry.
-				go m.requestRetry(ctx, rev)
+				m.log.Warn("round failed", "round", rev, "committed_elsewhere", out.Committed, "err", out.Err)
+				handled, retryAt = rev, time.Now().Add(3*m.cfg.SessionTTL)
+			}
+		}
+		if !retryAt.IsZero() && time.Now().After(retryAt) {
+			switch {
+			case m.view.membership() > handled:
+				retryAt = time.Time{}
+			case m.requestRound(ctx) == nil:
+				retryAt = time.Time{}
+			default:
+				retryAt = time.Now().Add(time.Second)
 			}
 		}
 		if m.republish.Load() {
@@ -332,21 +341,17 @@ func (m *Machine) roundLoop(ctx context.Context) {
 	}
 }
 
-// requestRetry bumps this machine's entry so that every machine sees a membership change and
-// starts a new round — unless one comes by itself within a few seconds.
-func (m *Machine) requestRetry(ctx context.Context, rev int64) {
-	select {
-	case <-ctx.Done():
-		return
-	case <-time.After(3 * m.cfg.SessionTTL):
-	}
-	if m.view.membership() > rev {
-		return
-	}
+// requestRound bumps this machine's entry so that every machine sees a membership change and
+// starts a new round.
+func (m *Machine) requestRound(ctx context.Context) error {
 	m.retries.Add(1)
 	if err := m.publish(ctx); err != nil {
-		m.log.Warn("requesting a new round failed", "err", err)
+		m.retries.Add(-1)
+		m.log.Warn("asking for a new round failed", "err", err)
+		return err
 	}
+	m.log.Info("asked for a new round")
+	return nil
 }
 
 // inView reports whether this machine's own entry is in the view (so it is a participant).
@@ -363,7 +368,7 @@ func (m *Machine) leave() {
 	defer cancel()
 	m.log.Info("leaving the alliance")
 	m.leaving.Store(true)
-	if m.othersStay() {
+	if m.othersStay() && !m.store.isJoining() {
 		if err := m.publish(ctx); err != nil {
 			m.log.Warn("announcing the leave failed", "err", err)
 		}
@@ -378,7 +383,7 @@ func (m *Machine) leave() {
 			m.log.Warn("leave timed out before the hand-over round committed; the backups take over")
 		}
 	} else {
-		m.log.Info("no other machine stays: nothing to hand over")
+		m.log.Info("nothing to hand over (no other machine stays, or this one holds nothing yet)")
 		if m.view.delegate() == m.cfg.Name {
 			m.unregisterEverywhere(ctx)
 		}
@@ -386,12 +391,15 @@ func (m *Machine) leave() {
 	if sess := m.session(); sess != nil {
 		_ = sess.Close(ctx)
 	}
-	// Removing the etcd member needs a healthy cluster; when the alliance is shutting down as a
-	// whole it may not get one, and the member is then only stopped (Run closes it).
-	memberCtx, cancelMember := context.WithTimeout(ctx, 10*time.Second)
-	defer cancelMember()
-	if err := m.member.Load().Leave(memberCtx); err != nil {
-		m.log.Warn("leaving the etcd cluster failed; stopping the member without leaving", "err", err)
+	// The etcd member leaves the cluster when others stay. When the whole alliance is shutting
+	// down it is only stopped (Run closes it): its data stays, so the same command lines start
+	// the alliance again, and no member waits for a cluster too busy shutting down to remove it.
+	if m.othersStay() {
+		memberCtx, cancelMember := context.WithTimeout(ctx, 10*time.Second)
+		defer cancelMember()
+		if err := m.member.Load().Leave(memberCtx); err != nil {
+			m.log.Warn("leaving the etcd cluster failed; stopping the member without leaving", "err", err)
+		}
 	}
 	m.log.Info("left the alliance")
 }
@@ -412,9 +420,13 @@ func (m *Machine) handedOver() bool {
 	return len(p) == 0 && len(b) == 0 && !m.store.isJoining()
 }
 
-// knownSellers is every seller of the alliance: in its catalog, or seen held, sorted.
+// knownSellers is every seller of the alliance: in its catalog, seen held, or brought by this
+// machine, sorted.
 func (m *Machine) knownSellers() []string {
 	set := map[string]bool{}
+	for _, s := range m.store.broughtCodes() {
+		set[s] = true
+	}
 	for _, s := range m.catalog.list() {
 		set[s] = true
 	}

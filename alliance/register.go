@@ -48,14 +48,21 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 // machine with the smallest name in the view, or every machine ranked before it in the view
 // fails its health check — a killed or cut-off delegate is replaced within a second or two,
 // without waiting for its lease to expire, and even when etcd has lost quorum and cannot expire
-// it at all. Two machines may then both register for a while; the search server keeps the
-// latest registration, and either delegate answers correctly.
+// it at all (then only by a machine that holds every seller). Two machines may both register for
+// a while; the search server keeps the latest registration, and either answers correctly.
 func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
 	d := m.view.delegate()
 	if d == m.cfg.Name {
 		return true
 	}
 	if d == "" {
+		return false
+	}
+	if !m.member.Load().Status(ctx).HasQuorum && !m.holdsAll() {
+		// Without quorum this machine cannot tell "the others are dead" from "I am cut off";
+		// it takes over only if it can answer for every seller by itself (the last machine of an
+		// alliance can). A cut-off machine holding part of the data would register an answer
+		// that is always incomplete, alternating with the real delegate's.
 		return false
 	}
 	for _, e := range m.view.entries() {
@@ -67,6 +74,12 @@ func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool 
 		}
 	}
 	return true
+}
+
+// holdsAll reports whether this machine has a copy of every seller the alliance knows.
+func (m *Machine) holdsAll() bool {
+	known := m.knownSellers()
+	return len(m.store.served(known)) == len(known)
 }
 
 // reachable reports whether a machine answers GET /healthz.

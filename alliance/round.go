@@ -16,6 +16,9 @@ import (
 // errSuperseded ends a round that a newer membership change made pointless.
 var errSuperseded = errors.New("round superseded by a newer membership change")
 
+// errRoundTimeout ends a round that could not enter and fetch within Config.RoundTimeout.
+var errRoundTimeout = errors.New("round did not finish entering and fetching in time")
+
 // roundOutcome is what one attempt at a round came to.
 type roundOutcome struct {
 	ID        int64
@@ -51,8 +54,11 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	// A round is abandoned as soon as the membership moves on.
 	roundCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	roundCtx, cancelDeadline := context.WithTimeoutCause(roundCtx, m.cfg.RoundTimeout, errRoundTimeout)
+	defer cancelDeadline()
 	go m.cancelWhenSuperseded(roundCtx, cancel, rev)
 
+	gen := m.store.generation()
 	me := m.store.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
 		return !m.view.heldByOthers(code, m.cfg.Name)
 	})
@@ -90,7 +96,9 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	}
 	out.Committed = true
 	m.setPhase(rev, "commit")
-	m.commit(ctx, plan, fetched)
+	if err := m.commit(ctx, gen, plan, fetched); err != nil {
+		out.Err = err
+	}
 	return out
 }
 

@@ -1,6 +1,8 @@
 package alliance
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -17,14 +19,21 @@ type store struct {
 	roles   map[string]placement.Role // the committed assignment
 	brought map[string]*flight.Seller // the sellers of this machine's --seller files
 	joining bool                      // true until a round that included this machine has committed
+	// offerOwn: the machine offers its own sellers when it joins — only at its first join. A
+	// machine that lost its session and rejoins must not bring back file data the alliance may
+	// have replaced with a newer version meanwhile.
+	offerOwn bool
+	// gen counts rejoins: a commit or a drop planned before a rejoin must not land after it.
+	gen uint64
 }
 
 func newStore(brought map[string]*flight.Seller) *store {
 	s := &store{
-		data:    make(map[string]*flight.Seller),
-		roles:   make(map[string]placement.Role),
-		brought: brought,
-		joining: true,
+		data:     make(map[string]*flight.Seller),
+		roles:    make(map[string]placement.Role),
+		brought:  brought,
+		joining:  true,
+		offerOwn: true,
 	}
 	for code, sel := range brought {
 		s.data[code] = sel
@@ -71,11 +80,13 @@ func (s *store) holding(name string, leaving bool, rescue func(code string) bool
 	h := holding{Name: name, Leaving: leaving, Versions: map[string]string{}}
 	h.Primaries, h.Backups = s.assignmentLocked()
 	for code := range s.roles {
-		h.Versions[code] = s.data[code].Version()
+		if sel := s.data[code]; sel != nil {
+			h.Versions[code] = sel.Version()
+		}
 	}
 	if s.joining {
 		for code, sel := range s.data {
-			if _, own := s.brought[code]; own || (rescue != nil && rescue(code)) {
+			if _, own := s.brought[code]; (own && s.offerOwn) || (rescue != nil && rescue(code)) {
 				h.Brings = append(h.Brings, code)
 				h.Versions[code] = sel.Version()
 			}
@@ -86,12 +97,29 @@ func (s *store) holding(name string, leaving bool, rescue func(code string) bool
 	return h
 }
 
+// generation identifies the store's current incarnation (it changes at every rejoin).
+func (s *store) generation() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.gen
+}
+
 // commit adopts a committed assignment: fetched copies join the data, roles are replaced, and the
 // copies that are no longer assigned are returned so the caller can drop them once the tree shows
-// their new holders. Nothing is dropped here.
-func (s *store) commit(a placement.Assignment, fetched map[string]*flight.Seller) (unassigned []string) {
+// their new holders. Nothing is dropped here. A commit for a round entered before a rejoin (gen)
+// is refused: that round's holding no longer describes this machine. So is an assignment of a
+// seller this machine has no data for — it would publish a copy it cannot serve.
+func (s *store) commit(gen uint64, a placement.Assignment, fetched map[string]*flight.Seller) (unassigned []string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if gen != s.gen {
+		return nil, fmt.Errorf("round planned before this machine rejoined")
+	}
+	for _, code := range append(slices.Clone(a.Primaries), a.Backups...) {
+		if _, ok := fetched[code]; !ok && s.data[code] == nil {
+			return nil, fmt.Errorf("assigned seller %s without its data", code)
+		}
+	}
 	for code, sel := range fetched {
 		s.data[code] = sel
 	}
@@ -109,14 +137,18 @@ func (s *store) commit(a placement.Assignment, fetched map[string]*flight.Seller
 		}
 	}
 	sort.Strings(unassigned)
-	return unassigned
+	s.offerOwn = false
+	return unassigned, nil
 }
 
 // drop forgets the copies of codes that are still unassigned (a later round may have given
-// one back).
-func (s *store) drop(codes []string) (dropped []string) {
+// one back), unless the machine rejoined since the drop was planned (gen).
+func (s *store) drop(gen uint64, codes []string) (dropped []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if gen != s.gen {
+		return nil
+	}
 	for _, code := range codes {
 		if _, assigned := s.roles[code]; assigned {
 			continue
@@ -129,16 +161,15 @@ func (s *store) drop(codes []string) (dropped []string) {
 	return dropped
 }
 
-// rejoin makes this machine a joiner again (after its session was lost): it claims no roles and
-// brings its own sellers; the copies it has stay readable until a round reassigns them.
+// rejoin makes this machine a joiner again (after its session was lost): it claims no roles, and
+// the copies it has stay readable until a round reassigns them. It offers its own sellers again
+// only if it never completed a round (their file data is still what the alliance has).
 func (s *store) rejoin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.roles = make(map[string]placement.Role)
 	s.joining = true
-	for code, sel := range s.brought {
-		s.data[code] = sel
-	}
+	s.gen++
 }
 
 // served returns the sellers among want (all, when want is empty) this machine has data for.

@@ -39,8 +39,11 @@ func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	}
 
 	ua := testSeller(t, "UA", 1)
-	unassigned := s.commit(placement.Assignment{Name: "m1", Primaries: []string{"UA"}, Backups: []string{}},
+	unassigned, err := s.commit(s.generation(), placement.Assignment{Name: "m1", Primaries: []string{"UA"}, Backups: []string{}},
 		map[string]*flight.Seller{"UA": ua})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(unassigned, []string{"LY"}) {
 		t.Fatalf("unassigned = %v, want [LY] (brought, but the plan gave it away)", unassigned)
 	}
@@ -52,7 +55,7 @@ func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	if h.Joining || len(h.Brings) != 0 || !slices.Equal(h.Primaries, []string{"UA"}) {
 		t.Fatalf("after commit holding = %+v", h)
 	}
-	if got := s.drop([]string{"LY"}); !slices.Equal(got, []string{"LY"}) {
+	if got := s.drop(s.generation(), []string{"LY"}); !slices.Equal(got, []string{"LY"}) {
 		t.Fatalf("drop = %v, want [LY]", got)
 	}
 	if _, ok := s.seller("LY"); ok {
@@ -63,10 +66,15 @@ func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 func TestStoreDropKeepsCopiesAssignedAgain(t *testing.T) {
 	ly := testSeller(t, "LY", 1)
 	s := newStore(map[string]*flight.Seller{"LY": ly})
-	s.commit(placement.Assignment{Name: "m1"}, nil)
+	gen := s.generation()
+	if _, err := s.commit(gen, placement.Assignment{Name: "m1"}, nil); err != nil {
+		t.Fatal(err)
+	}
 	// A later round gives LY back before the drop runs.
-	s.commit(placement.Assignment{Name: "m1", Backups: []string{"LY"}}, nil)
-	if got := s.drop([]string{"LY"}); len(got) != 0 {
+	if _, err := s.commit(gen, placement.Assignment{Name: "m1", Backups: []string{"LY"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.drop(gen, []string{"LY"}); len(got) != 0 {
 		t.Fatalf("drop removed %v though LY is assigned again", got)
 	}
 	if p, b := s.assignment(); len(p) != 0 || !slices.Equal(b, []string{"LY"}) {
@@ -78,16 +86,27 @@ func TestStoreRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
 	ly := testSeller(t, "LY", 1)
 	ua := testSeller(t, "UA", 1)
 	s := newStore(map[string]*flight.Seller{"LY": ly})
-	s.commit(placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, map[string]*flight.Seller{"UA": ua})
-	s.rejoin()
-	h := s.holding("m1", false, func(string) bool { return false })
-	if !h.Joining || len(h.Primaries)+len(h.Backups) != 0 || !slices.Equal(h.Brings, []string{"LY"}) {
-		t.Fatalf("after rejoin holding = %+v", h)
+	gen := s.generation()
+	if _, err := s.commit(gen, placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, map[string]*flight.Seller{"UA": ua}); err != nil {
+		t.Fatal(err)
 	}
-	// A copy nobody else holds any more is brought back too, so it is not lost.
+	s.rejoin()
+	// After a completed round its own file data may be outdated: it is not offered again.
+	h := s.holding("m1", false, func(string) bool { return false })
+	if !h.Joining || len(h.Primaries)+len(h.Backups) != 0 || len(h.Brings) != 0 {
+		t.Fatalf("after rejoin holding = %+v, want a joiner bringing nothing", h)
+	}
+	// A copy nobody else holds any more is brought back, so it is not lost.
 	h = s.holding("m1", false, func(code string) bool { return code == "UA" })
-	if !slices.Equal(h.Brings, []string{"LY", "UA"}) || h.Versions["UA"] != ua.Version() {
+	if !slices.Equal(h.Brings, []string{"UA"}) || h.Versions["UA"] != ua.Version() {
 		t.Fatalf("rejoin with UA held nowhere else: holding = %+v", h)
+	}
+	// A round planned before the rejoin can neither commit nor drop here any more.
+	if _, err := s.commit(gen, placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, nil); err == nil {
+		t.Fatal("a commit planned before the rejoin was adopted")
+	}
+	if got := s.drop(gen, []string{"UA"}); len(got) != 0 {
+		t.Fatalf("a drop planned before the rejoin dropped %v", got)
 	}
 	if _, ok := s.seller("UA"); !ok {
 		t.Fatal("rejoin dropped UA; it must stay readable until a round reassigns it")
@@ -102,5 +121,15 @@ func TestStoreServedSkipsSellersNotHeld(t *testing.T) {
 	}
 	if !slices.Equal(codes, []string{"LY", "UA"}) {
 		t.Fatalf("served = %v, want [LY UA]", codes)
+	}
+}
+
+func TestStoreRefusesAnAssignmentWithoutData(t *testing.T) {
+	s := newStore(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1)})
+	if _, err := s.commit(s.generation(), placement.Assignment{Name: "m1", Primaries: []string{"LY", "UA"}}, nil); err == nil {
+		t.Fatal("committed a BACKUP of UA that was never fetched")
+	}
+	if p, _ := s.assignment(); len(p) != 0 {
+		t.Fatalf("a refused commit changed the roles: %v", p)
 	}
 }

@@ -22,6 +22,7 @@ type view struct {
 	lastHolders   map[string][]string // seller → the machines that held it the last time any did
 	versions      map[string]string   // seller → data version, as the holders publish it
 	changed       chan struct{}       // closed and replaced on every change
+	listed        bool                // the machines have been listed at least once
 	onDataChange  func()              // called when a machine joins or a seller's version changes
 	log           *slog.Logger
 }
@@ -77,7 +78,8 @@ func (v *view) apply(ev coord.Event) {
 		if newIncarnation || old.Leaving != e.Leaving || old.Epoch != e.Epoch {
 			v.membershipRev = ev.Revision
 		}
-		if newIncarnation && v.onDataChange != nil {
+		assignmentChanged := !slices.Equal(old.Primaries, e.Primaries) || !slices.Equal(old.Backups, e.Backups)
+		if (newIncarnation || assignmentChanged) && v.onDataChange != nil {
 			defer v.onDataChange()
 		}
 	case coord.EventDeleted:
@@ -92,6 +94,7 @@ func (v *view) apply(ev coord.Event) {
 		// replaces the view and counts as a membership change.
 		v.machines = map[string]machineEntry{}
 		v.created = map[string]int64{}
+		v.listed = true
 		for _, c := range ev.Children {
 			e, err := decodeMachineEntry(c.Name, c.Value)
 			if err != nil {
@@ -150,6 +153,13 @@ func (v *view) wait() <-chan struct{} {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	return v.changed
+}
+
+// isListed reports whether the machines have been listed at least once.
+func (v *view) isListed() bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.listed
 }
 
 // membership returns the revision of the latest membership change seen.

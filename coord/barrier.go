@@ -97,6 +97,10 @@ func (b *Barrier) Enter(ctx context.Context, value []byte) (map[string][]byte, e
 			clientv3.OpGet(childPrefix(enterDir), clientv3.WithPrefix())).
 		Commit()
 	if err != nil {
+		// The write may have been applied although the call failed (a timeout, a leader
+		// change, ctx cancelled in flight): remove it, or the others would wait for a vote
+		// this participant will never cast.
+		b.dropEnter()
 		return nil, fmt.Errorf("coord: barrier %s: %s enters: %w", b.path, b.self, err)
 	}
 	if !resp.Succeeded {
@@ -177,22 +181,36 @@ func (b *Barrier) missing(values map[string][]byte) []string {
 
 // Leave votes to commit the round and waits for its outcome: nil iff the
 // round committed (every participant wrote its done key), ErrBarrierAborted
-// if it never can. If ctx ends first the outcome is unknown to this caller.
+// if it never can. A failed call to etcd may have been applied anyway, so
+// Leave retries (the vote is idempotent) until it knows the outcome; only if
+// ctx ends first is the outcome unknown to this caller (any other error).
 func (b *Barrier) Leave(ctx context.Context) error {
 	if b.enterRev == 0 {
 		return fmt.Errorf("coord: barrier %s: %s leaves without having entered", b.path, b.self)
 	}
 	defer b.dropEnter()
 	cli := b.t.cli
-	lease, err := cli.Grant(ctx, int64(doneTTL/time.Second))
+	var lease *clientv3.LeaseGrantResponse
+	err := retry(ctx, func() (err error) {
+		lease, err = cli.Grant(ctx, int64(doneTTL/time.Second))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("coord: barrier %s: lease for done key: %w", b.path, err)
 	}
-	resp, err := cli.Txn(ctx).
-		If(clientv3.Compare(clientv3.CreateRevision(b.enterKey(b.self)), "=", b.enterRev)).
-		Then(clientv3.OpPut(b.doneKey(b.self), "", clientv3.WithLease(lease.ID))).Commit()
+	var resp *clientv3.TxnResponse
+	err = retry(ctx, func() (err error) {
+		resp, err = cli.Txn(ctx).
+			If(clientv3.Compare(clientv3.CreateRevision(b.enterKey(b.self)), "=", b.enterRev)).
+			Then(clientv3.OpPut(b.doneKey(b.self), "", clientv3.WithLease(lease.ID))).Commit()
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("coord: barrier %s: %s writes done: %w", b.path, b.self, err)
+		return fmt.Errorf("coord: barrier %s: %s writes done (outcome unknown): %w", b.path, b.self, err)
+	}
+	if !resp.Succeeded && b.voted(ctx) {
+		// An earlier attempt was applied before the enter key went away: the vote stands.
+		return b.waitOutcome(ctx)
 	}
 	if !resp.Succeeded {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
@@ -201,6 +219,16 @@ func (b *Barrier) Leave(ctx context.Context) error {
 		return fmt.Errorf("%w: barrier %s: %s's enter key is gone (session lost)", ErrBarrierAborted, b.path, b.self)
 	}
 	return b.waitOutcome(ctx)
+}
+
+// voted reports whether this participant's done key exists (an applied vote).
+func (b *Barrier) voted(ctx context.Context) bool {
+	var resp *clientv3.GetResponse
+	err := retry(ctx, func() (err error) {
+		resp, err = b.t.cli.Get(ctx, b.doneKey(b.self), clientv3.WithCountOnly())
+		return err
+	})
+	return err == nil && resp.Count > 0
 }
 
 // roundState is the set of enter and done keys at one revision.
@@ -235,9 +263,13 @@ func (b *Barrier) waitOutcome(ctx context.Context) error {
 	state := roundState{enter: map[string]bool{}, done: map[string]bool{}}
 	// The initial read and the watch form one ordered stream: list at rev,
 	// then every change from rev+1.
-	resp, err := b.t.cli.Get(ctx, childPrefix(b.path), clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	var resp *clientv3.GetResponse
+	err := retry(ctx, func() (err error) {
+		resp, err = b.t.cli.Get(ctx, childPrefix(b.path), clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("coord: barrier %s: read round: %w", b.path, err)
+		return fmt.Errorf("coord: barrier %s: read round (outcome unknown): %w", b.path, err)
 	}
 	for _, kv := range resp.Kvs {
 		state.apply(strings.TrimPrefix(string(kv.Key), childPrefix(b.path)), true)
@@ -267,24 +299,40 @@ func (b *Barrier) waitOutcome(ctx context.Context) error {
 }
 
 // Abort drops out of the round: the own enter key is deleted and no done
-// key is ever written, so the round can never commit.
+// key is ever written, so the round can never commit. It also removes an
+// enter key whose creation Enter saw fail (it may have been applied).
 func (b *Barrier) Abort(ctx context.Context) error {
-	if b.enterRev == 0 {
-		return nil
-	}
 	if err := b.deleteEnter(ctx); err != nil {
 		return fmt.Errorf("coord: barrier %s: %s aborts: %w", b.path, b.self, err)
 	}
 	return nil
 }
 
-// deleteEnter deletes the own enter key if it is still the one Enter made.
+// deleteEnter deletes the own enter key if it is this session's (bound to its
+// lease) — whether or not Enter learned that its creation was applied.
 func (b *Barrier) deleteEnter(ctx context.Context) error {
 	key := b.enterKey(b.self)
 	_, err := b.t.cli.Txn(ctx).
-		If(clientv3.Compare(clientv3.CreateRevision(key), "=", b.enterRev)).
+		If(clientv3.Compare(clientv3.LeaseValue(key), "=", b.s.Lease())).
 		Then(clientv3.OpDelete(key)).Commit()
 	return err
+}
+
+// retry calls f until it succeeds or ctx ends, backing off between attempts:
+// for calls that are safe to repeat and whose failure says nothing about
+// whether they were applied.
+func retry(ctx context.Context, f func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(min(50*time.Millisecond<<min(attempt, 5), time.Second)):
+		}
+	}
 }
 
 // dropEnter is the best-effort cleanup after an outcome or a failure.

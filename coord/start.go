@@ -73,10 +73,15 @@ func restart(ctx context.Context, cfg Config) (*embed.Etcd, error) {
 	case started:
 		return e, nil
 	case stoppedEarly:
+		// etcd stops a member by itself while it starts only when a peer answers that it was
+		// removed (rafthttp's 410 Gone); asking the peers again is a confirmation, not a
+		// condition: a member cut off from some of them (a partition, a proxy) may not get an
+		// answer, and must not be left unable to start.
 		id := uint64(e.Server.MemberID())
-		if e.Server.IsIDRemoved(id) || removedByPeers(ctx, cfg, e, id) {
-			return nil, fmt.Errorf("%w: member %q (%x)", ErrRemoved, cfg.Name, id)
-		}
+		confirmed := e.Server.IsIDRemoved(id) || removedByPeers(ctx, cfg, e, id)
+		cfg.Logger.Warn("coord member stopped by itself while restarting on its data: treating it as removed",
+			"member", cfg.Name, "id", fmt.Sprintf("%x", id), "confirmed_by_peers", confirmed, "err", err)
+		return nil, fmt.Errorf("%w: member %q (%x)", ErrRemoved, cfg.Name, id)
 	}
 	return nil, err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -173,6 +174,25 @@ func (t *Tree) ChildrenData(ctx context.Context, path string, atRevision int64) 
 		rev = atRevision
 	}
 	return out, rev, nil
+}
+
+// Descendants returns every node below path (children, grandchildren, …) with its value and
+// stat, sorted by path, and the revision read. Names are paths relative to path ("b/c").
+func (t *Tree) Descendants(ctx context.Context, path string) ([]Child, int64, error) {
+	if err := checkPath(path, true); err != nil {
+		return nil, 0, err
+	}
+	prefix := childPrefix(path)
+	resp, err := t.cli.Get(ctx, prefix, clientv3.WithPrefix())
+	if err != nil {
+		return nil, 0, fmt.Errorf("coord: list descendants of %s: %w", path, err)
+	}
+	out := make([]Child, 0, len(resp.Kvs))
+	for _, kv := range resp.Kvs {
+		out = append(out, Child{Name: strings.TrimPrefix(string(kv.Key), prefix), Value: kv.Value,
+			Stat: statOf(kv.Version, kv.CreateRevision, kv.ModRevision, kv.Lease)})
+	}
+	return out, resp.Header.Revision, nil
 }
 
 func statOf(version, createRev, modRev, lease int64) Stat {

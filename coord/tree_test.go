@@ -190,3 +190,28 @@ func TestEphemeralVanishesWhenItsMemberDies(t *testing.T) {
 		t.Fatal("session on the dead member did not report Done")
 	}
 }
+
+func TestDescendantsListsEveryLevel(t *testing.T) {
+	c := newCluster(t, 1)
+	ctx := ctxTimeout(t, 30*time.Second)
+	tree := NewTree(c.members[0].Client())
+	for _, p := range []string{"/a/sellers/LY/m1", "/a/sellers/LY/m2", "/a/sellers/UA/m1", "/a/machines/m1", "/ab/x"} {
+		if _, err := tree.Create(ctx, p, []byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := tree.Descendants(ctx, "/a/sellers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name)
+		if string(c.Value) != "/a/sellers/"+c.Name {
+			t.Fatalf("%s has value %q", c.Name, c.Value)
+		}
+	}
+	if want := []string{"LY/m1", "LY/m2", "UA/m1"}; !slices.Equal(names, want) {
+		t.Fatalf("descendants of /a/sellers = %v, want %v", names, want)
+	}
+}

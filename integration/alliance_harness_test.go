@@ -417,7 +417,8 @@ func (a *testAlliance) status(name string) (status, error) {
 	return st, err
 }
 
-// delegate asks every live machine who the delegate is and returns it once they all agree.
+// delegate asks every live machine who the delegate is and returns it once they all agree on a
+// live one.
 func (a *testAlliance) delegate() string {
 	a.t.Helper()
 	var agreed string
@@ -433,6 +434,9 @@ func (a *testAlliance) delegate() string {
 		}
 		if len(seen) != 1 || agreed == "" {
 			return fmt.Errorf("delegates seen: %v", sortedKeys(seen))
+		}
+		if !slices.Contains(a.live(), agreed) {
+			return fmt.Errorf("the machines agree on %s, which is down (its lease has not expired yet)", agreed)
 		}
 		return nil
 	})
