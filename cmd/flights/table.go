@@ -35,7 +35,11 @@ func writeTable(w io.Writer, ans search.Answer) {
 				strings.Join(route, "-"), clock(first.Departure), clock(last.Arrival), strings.Join(sellers, ","))
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "%d trips from %s to %s on %s\n", len(ans.Trips), q.Src, q.Dst, q.Date)
+		noun := "trips"
+		if len(ans.Trips) == 1 {
+			noun = "trip"
+		}
+		fmt.Fprintf(w, "%d %s from %s to %s on %s\n", len(ans.Trips), noun, q.Src, q.Dst, q.Date)
 	}
 	if line := incompleteLine(ans); line != "" {
 		fmt.Fprintln(w, line)
