@@ -1,6 +1,9 @@
 package alliance
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
 
 // metrics are this machine's Prometheus metrics, on a registry of its own (no globals).
 type metrics struct {
@@ -60,6 +63,6 @@ func newMetrics() *metrics {
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
 		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

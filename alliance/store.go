@@ -192,14 +192,6 @@ func (s *store) served(want []string) []*flight.Seller {
 	return out
 }
 
-// isBrought reports whether code is one of this machine's own sellers (from its files).
-func (s *store) isBrought(code string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, ok := s.brought[code]
-	return ok
-}
-
 func (s *store) isJoining() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

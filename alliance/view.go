@@ -245,22 +245,6 @@ func (v *view) heldByOthers(seller, self string) bool {
 	return false
 }
 
-// sellers returns every seller some live machine holds, sorted.
-func (v *view) sellers() []string {
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	set := map[string]bool{}
-	for _, e := range v.machines {
-		for _, s := range e.Primaries {
-			set[s] = true
-		}
-		for _, s := range e.Backups {
-			set[s] = true
-		}
-	}
-	return sortedKeys(set)
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

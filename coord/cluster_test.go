@@ -139,17 +139,6 @@ func (c *testCluster) restart(i int) *Member {
 	return m
 }
 
-// any returns a running member.
-func (c *testCluster) any() *Member {
-	for _, m := range c.members {
-		if m != nil {
-			return m
-		}
-	}
-	c.t.Fatal("no running member")
-	return nil
-}
-
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
