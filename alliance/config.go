@@ -30,6 +30,7 @@ type Config struct {
 	RegisterEvery time.Duration // delegate re-registration period; default 3s
 	LeaveTimeout  time.Duration // longest graceful leave; default 30s
 	RoundTimeout  time.Duration // longest a round may take to enter and fetch; default 2m
+	HedgeAfter    time.Duration // a holder silent this long gets the seller's next holder asked too; default 500ms
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
 	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
@@ -67,13 +68,14 @@ func (c *Config) validate() error {
 	setDefault(&c.RegisterEvery, 3*time.Second)
 	setDefault(&c.LeaveTimeout, 30*time.Second)
 	setDefault(&c.RoundTimeout, 2*time.Minute)
+	setDefault(&c.HedgeAfter, 500*time.Millisecond)
 	setDefault(&c.MinConnection, 30*time.Minute)
 	setDefault(&c.CacheSize, 4096)
 	setDefault(&c.PageSize, 5000)
 	setDefault(&c.MaxBody, 64<<20)
 	for field, d := range map[string]time.Duration{"session-ttl": c.SessionTTL, "call-timeout": c.CallTimeout,
 		"drop-grace": c.DropGrace, "register-every": c.RegisterEvery, "leave-timeout": c.LeaveTimeout,
-		"round-timeout": c.RoundTimeout, "min-connection": c.MinConnection} {
+		"round-timeout": c.RoundTimeout, "hedge-after": c.HedgeAfter, "min-connection": c.MinConnection} {
 		if d < 0 {
 			errs = append(errs, fmt.Errorf("%s: %v is negative", field, d))
 		}

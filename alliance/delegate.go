@@ -108,59 +108,107 @@ func cacheKey(q trip.Query) string {
 }
 
 // gather collects the flights of every wanted seller, asking the holders the view names in
-// order: a seller whose holder fails or no longer has it is asked of its next holder at once.
+// order. A seller whose holder fails, or no longer has it, is asked of its next holder at once; a
+// holder that has not answered within HedgeAfter (paused, cut off) gets company: the next holder
+// is asked too, and the first answer for a seller wins. A seller no holder answered for is missing.
 func (m *Machine) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
-	next := map[string]int{} // seller → index of the next candidate to try
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // abandons the calls that lost a hedge
+
+	type answer struct {
+		sellers  []string
+		src, dst []flight.Flight
+		covered  []string
+	}
 	cands := map[string][]string{}
+	capacity := 0
 	for _, s := range want {
 		cands[s] = m.view.candidates(s)
+		capacity += len(cands[s])
 	}
-	pending := slices.Clone(want)
+	answers := make(chan answer, capacity) // every call can answer without blocking
+	next := map[string]int{}               // seller → index of its next candidate
+	inflight := map[string]int{}           // seller → calls in flight that cover it
+	pending := map[string]bool{}
+	for _, s := range want {
+		pending[s] = true
+	}
 	missing = []string{}
-	for len(pending) > 0 {
-		// Group the pending sellers by the machine to ask next.
+	// launch asks each seller's next candidate, grouped by machine; a seller without one left is
+	// missing once nothing in flight can still cover it.
+	launch := func(sellers []string) {
 		byMachine := map[string][]string{}
-		var retry []string
-		for _, s := range pending {
-			if next[s] >= len(cands[s]) {
+		for _, s := range sellers {
+			if next[s] < len(cands[s]) {
+				machine := cands[s][next[s]]
+				next[s]++
+				byMachine[machine] = append(byMachine[machine], s)
+				inflight[s]++
+			} else if inflight[s] == 0 && pending[s] {
+				delete(pending, s)
 				missing = append(missing, s)
-				continue
 			}
-			machine := cands[s][next[s]]
-			next[s]++
-			byMachine[machine] = append(byMachine[machine], s)
 		}
-		type answer struct {
-			machine string
-			src     []flight.Flight
-			dst     []flight.Flight
-			covered []string
-		}
-		answers := make(chan answer, len(byMachine))
-		var wg sync.WaitGroup
-		for machine, sellers := range byMachine {
-			wg.Add(1)
+		for machine, group := range byMachine {
 			go func() {
-				defer wg.Done()
-				src, dst, covered := m.askHolder(ctx, machine, q, sellers)
-				answers <- answer{machine, src, dst, covered}
+				src, dst, covered := m.askHolder(ctx, machine, q, group)
+				answers <- answer{group, src, dst, covered}
 			}()
 		}
-		wg.Wait()
-		close(answers)
-		for a := range answers {
-			fromSrc = append(fromSrc, a.src...)
-			toDst = append(toDst, a.dst...)
-			for _, s := range byMachine[a.machine] {
-				if !slices.Contains(a.covered, s) {
+	}
+	launch(want)
+	hedge := time.NewTicker(m.cfg.HedgeAfter)
+	defer hedge.Stop()
+	for len(pending) > 0 {
+		select {
+		case a := <-answers:
+			var retry []string
+			for _, s := range a.sellers {
+				inflight[s]--
+				if !pending[s] {
+					continue
+				}
+				if slices.Contains(a.covered, s) {
+					delete(pending, s)
+					fromSrc = appendSeller(fromSrc, a.src, s)
+					toDst = appendSeller(toDst, a.dst, s)
+				} else if inflight[s] == 0 {
 					retry = append(retry, s)
 				}
 			}
+			launch(retry)
+		case <-hedge.C:
+			var slow []string
+			for _, s := range want {
+				if pending[s] && next[s] < len(cands[s]) {
+					slow = append(slow, s)
+				}
+			}
+			if len(slow) > 0 {
+				m.metrics.hedges.Add(float64(len(slow)))
+				launch(slow)
+			}
+		case <-ctx.Done():
+			for _, s := range want {
+				if pending[s] {
+					missing = append(missing, s)
+				}
+			}
+			pending = nil
 		}
-		pending = retry
 	}
 	sort.Strings(missing)
 	return fromSrc, toDst, missing
+}
+
+// appendSeller appends the flights of one seller.
+func appendSeller(dst, flights []flight.Flight, seller string) []flight.Flight {
+	for _, f := range flights {
+		if f.Seller == seller {
+			dst = append(dst, f)
+		}
+	}
+	return dst
 }
 
 // askHolder asks one machine for both sides of a query, for the given sellers. covered is the

@@ -88,6 +88,9 @@ func New(cfg Config) (*Machine, error) {
 	return m, nil
 }
 
+// startAttempts is how often a machine tries to start its etcd member before giving up.
+const startAttempts = 5
+
 // Run starts the machine — HTTP first (the other machines fetch from it during its first round),
 // then the etcd member, then its entries — and serves until ctx ends. Then it leaves the alliance
 // gracefully: it announces the leave, waits for the round that hands its sellers over, and exits.
@@ -104,14 +107,30 @@ func (m *Machine) Run(ctx context.Context) error {
 		m.log.Warn("operator recovery: forcing a new one-member etcd cluster from this machine's data")
 		start = coord.Recover
 	}
-	for {
+	failures := 0
+	for started := false; ; {
 		member, err := start(ctx, m.cfg.Member)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return fmt.Errorf("etcd member: %w", err)
+			failures++
+			// Joining can fail on a race with another membership change (etcd then refuses the
+			// member list it was given), and a machine coming back from a partition can be
+			// removed again before it catches up: try again. Only a machine that never started
+			// gives up, after a few attempts, so that a wrong command line fails visibly.
+			if !started && failures >= startAttempts {
+				return fmt.Errorf("etcd member: %w", err)
+			}
+			m.log.Warn("starting the etcd member failed; retrying", "attempt", failures, "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(backoff(failures + 3)):
+			}
+			continue
 		}
+		started, failures = true, 0
 		stopped, err := m.runWithMember(ctx, member, serveErr)
 		member.Close()
 		if !stopped {

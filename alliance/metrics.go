@@ -18,6 +18,7 @@ type metrics struct {
 	cacheHits     prometheus.Counter
 	cacheMisses   prometheus.Counter
 	holderErrors  prometheus.Counter
+	hedges        prometheus.Counter
 	registrations prometheus.Counter
 	delegate      prometheus.Gauge
 	primaries     prometheus.Gauge
@@ -49,6 +50,8 @@ func newMetrics() *metrics {
 			Help: "getTrips answers computed."}),
 		holderErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_errors_total",
 			Help: "Holders that did not answer the delegate (it then asked the next holder)."}),
+		hedges: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedged_sellers_total",
+			Help: "Sellers asked of their next holder because the first had not answered within the hedge delay."}),
 		registrations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "registrations_total",
 			Help: "Successful registrations with search servers."}),
 		delegate: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "delegate",
@@ -61,7 +64,7 @@ func newMetrics() *metrics {
 			Help: "1 while the embedded etcd member sees a leader."}),
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.registrations, m.delegate,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

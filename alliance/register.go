@@ -52,18 +52,18 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 // a while; the search server keeps the latest registration, and either answers correctly.
 func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
 	d := m.view.delegate()
-	if d == m.cfg.Name {
-		return true
-	}
 	if d == "" {
 		return false
 	}
 	if !m.member.Load().Status(ctx).HasQuorum && !m.holdsAll() {
-		// Without quorum this machine cannot tell "the others are dead" from "I am cut off";
-		// it takes over only if it can answer for every seller by itself (the last machine of an
-		// alliance can). A cut-off machine holding part of the data would register an answer
-		// that is always incomplete, alternating with the real delegate's.
+		// Without quorum this machine cannot tell "the others are dead" from "I am cut off". It
+		// acts only if it can answer for every seller by itself (the last machine of an alliance
+		// can): a cut-off machine holding part of the data would register an address nobody
+		// reaches, or answers that are always incomplete, alternating with the real delegate's.
 		return false
+	}
+	if d == m.cfg.Name {
+		return true
 	}
 	for _, e := range m.view.entries() {
 		if e.Name >= m.cfg.Name {

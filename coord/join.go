@@ -130,7 +130,7 @@ func (m *Member) tryPromoteSelf(ctx context.Context) error {
 	}
 	// Wait until this member applied its own promotion, so that Start
 	// returns with a local view (Status, endpoints) that agrees.
-	for m.etcd.Server.IsLearner() {
+	for m.isLearner() {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("promotion not applied locally: %w", ctx.Err())

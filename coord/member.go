@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"fmt"
+	"go.etcd.io/etcd/client/pkg/v3/types"
 	"log/slog"
 	"slices"
 	"sort"
@@ -71,7 +72,7 @@ func newMember(cfg Config, e *embed.Etcd) (*Member, error) {
 	m.wg.Add(2)
 	go m.monitor(ctx)
 	go m.reconcile(ctx)
-	m.log.Info("coord member running", "id", fmt.Sprintf("%x", m.id), "learner", e.Server.IsLearner(),
+	m.log.Info("coord member running", "id", fmt.Sprintf("%x", m.id), "learner", m.isLearner(),
 		"endpoints", m.endpoints)
 	return m, nil
 }
@@ -96,7 +97,7 @@ func (m *Member) Done() <-chan struct{} { return m.etcd.Server.StopNotify() }
 func (m *Member) Status(ctx context.Context) Status {
 	s := m.etcd.Server
 	lead := uint64(s.Leader())
-	st := Status{Name: m.cfg.Name, ID: m.id, IsLeader: lead == m.id, IsLearner: s.IsLearner(),
+	st := Status{Name: m.cfg.Name, ID: m.id, IsLeader: lead == m.id, IsLearner: m.isLearner(),
 		LeaderID: lead, HasQuorum: lead != 0}
 	select {
 	case <-s.StopNotify():
@@ -112,6 +113,15 @@ func (m *Member) Status(ctx context.Context) Status {
 	}
 	sort.Slice(st.Members, func(i, j int) bool { return st.Members[i].Name < st.Members[j].Name })
 	return st
+}
+
+// isLearner reports whether this member is a learner. Unlike etcd's own IsLearner it does not
+// panic once the cluster has removed this member (it is then no learner).
+func (m *Member) isLearner() bool {
+	if mb := m.etcd.Server.Cluster().Member(types.ID(m.id)); mb != nil {
+		return mb.IsLearner
+	}
+	return false
 }
 
 // QuorumChanges returns a new subscription to quorum changes: true when a
@@ -183,7 +193,7 @@ func (m *Member) setQuorum(q bool) {
 // while it is a learner, which refuses writes.
 func (m *Member) wantEndpoints() []string {
 	own := m.cfg.ListenClientURL // straight to this member, not through a proxy in front of it
-	if !m.etcd.Server.IsLearner() {
+	if !m.isLearner() {
 		return []string{own}
 	}
 	var eps []string

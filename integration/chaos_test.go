@@ -219,6 +219,9 @@ func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
 	count := map[chaosOutcome]int{}
 	for _, ans := range answers {
 		count[ans.outcome]++
+		if ans.outcome == answerIncomplete && count[answerIncomplete] <= 3 {
+			t.Logf("incomplete at %s: %s", ans.at.Format("15:04:05.000"), ans.detail)
+		}
 		if ans.outcome == answerWrong || ans.outcome == answerError {
 			t.Errorf("at %s: %v", ans.at.Format("15:04:05.000"), ans.detail)
 		}

@@ -28,6 +28,7 @@ type searchAnswer struct {
 		Name           string   `json:"name"`
 		Complete       bool     `json:"complete"`
 		MissingSellers []string `json:"missing_sellers"`
+		Error          string   `json:"error"`
 	} `json:"alliances"`
 }
 
