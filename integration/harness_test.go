@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,25 +46,43 @@ var portsMu sync.Mutex
 var portsTaken = map[string]bool{}
 
 // freeAddr returns a loopback address nobody listens on now (and that this process has not
-// handed out before).
+// handed out before). It picks ports below the kernel's ephemeral range: a port from that range
+// can be taken, while a killed machine is down, as the source port of some other connection, and
+// the machine's restart with the same command line would then fail to bind it.
 func freeAddr(t testing.TB) string {
 	t.Helper()
 	portsMu.Lock()
 	defer portsMu.Unlock()
-	for range 100 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
+	low := ephemeralLow()
+	for range 1000 {
+		port := 10000 + rand.IntN(low-10000)
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		if portsTaken[addr] {
+			continue
 		}
-		addr := ln.Addr().String()
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue
+		}
 		ln.Close()
-		if !portsTaken[addr] {
-			portsTaken[addr] = true
-			return addr
+		portsTaken[addr] = true
+		return addr
+	}
+	t.Fatal("no free port below the ephemeral range")
+	return ""
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range (32768 if unknown).
+func ephemeralLow() int {
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
 		}
 	}
-	t.Fatal("no free port")
-	return ""
+	return low
 }
 
 // proc is a process this test started; it is only ever signalled by its own pid.
