@@ -115,11 +115,14 @@ func (m *Machine) Run(ctx context.Context) error {
 				return nil
 			}
 			failures++
-			// Joining can fail on a race with another membership change (etcd then refuses the
-			// member list it was given), and a machine coming back from a partition can be
-			// removed again before it catches up: try again. Only a machine that never started
-			// gives up, after a few attempts, so that a wrong command line fails visibly.
-			if !started && failures >= startAttempts {
+			// Waiting for quorum is what the control plane does when it has none; a listener of
+			// an abandoned attempt may linger for a while; joining can fail on a race with another
+			// membership change (etcd then refuses the member list it was given); a machine coming
+			// back from a partition can be removed again before it catches up. All of these pass:
+			// try again. Only a machine that never started gives up on other errors, after a few
+			// attempts, so that a wrong command line fails visibly.
+			if !started && failures >= startAttempts && !errors.Is(err, coord.ErrStartTimeout) &&
+				!strings.Contains(err.Error(), "address already in use") {
 				return fmt.Errorf("etcd member: %w", err)
 			}
 			m.log.Warn("starting the etcd member failed; retrying", "attempt", failures, "err", err)

@@ -404,6 +404,7 @@ func (a *testAlliance) waitSettled(timeout time.Duration) time.Duration {
 type status struct {
 	Name     string `json:"name"`
 	Delegate string `json:"delegate"`
+	Joining  bool   `json:"joining"`
 	Round    struct {
 		Phase string `json:"phase"`
 	} `json:"round"`

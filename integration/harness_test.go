@@ -103,6 +103,15 @@ func startProc(t testing.TB, dir, name, bin string, args ...string) *proc {
 	p.start(t)
 	t.Cleanup(func() {
 		p.kill()
+		if t.Failed() {
+			// Keep the whole log where the test's temporary directory will not take it away.
+			keep := filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+			if os.MkdirAll(keep, 0o755) == nil {
+				if b, err := os.ReadFile(p.log); err == nil {
+					_ = os.WriteFile(filepath.Join(keep, filepath.Base(p.log)), b, 0o644)
+				}
+			}
+		}
 		if t.Failed() || os.Getenv("FA_TEST_LOGS") != "" {
 			tail, _ := os.ReadFile(p.log)
 			if len(tail) > 6000 {

@@ -56,6 +56,7 @@ func run(args []string, stderr io.Writer) int {
 		minConn      = fs.Duration("min-connection", 30*time.Minute, "minimum connection time between two flights")
 		callTimeout  = fs.Duration("call-timeout", 2*time.Second, "timeout of every call to another machine")
 		cacheSize    = fs.Int("cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
+		startTimeout = fs.Duration("etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 		forceNew     = fs.Bool("force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 		logLevel     = fs.String("log-level", "info", "debug, info, warn or error")
 		sellers      listFlag
@@ -130,6 +131,7 @@ func run(args []string, stderr io.Writer) int {
 			ClusterToken:    "flightalliance-" + *allianceName,
 			MaxVoters:       *maxVoters,
 			DeadGrace:       *deadGrace,
+			StartTimeout:    orForever(*startTimeout),
 			Logger:          logger,
 		},
 	}
@@ -152,4 +154,14 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// orForever maps 0 to "as long as it takes": a machine that restarts while its alliance has no
+// quorum waits for it (the control plane waits; the data plane serves), and an attempt abandoned
+// half-way could keep its ports.
+func orForever(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 100 * 365 * 24 * time.Hour
+	}
+	return d
 }
