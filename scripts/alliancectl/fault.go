@@ -21,11 +21,7 @@ func target(args []string, out io.Writer, name, synopsis string, more func(*flag
 	if err != nil {
 		return nil, nil, err
 	}
-	abs, err := absDir("--dir", *dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := loadState(abs)
+	s, _, err := openState(*dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,11 +32,7 @@ func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
 	case *timeout <= 0:
 		return usagef("--timeout: %v, want a positive duration", *timeout)
 	}
-	abs, err := absDir("--dir", *dir)
-	if err != nil {
-		return err
-	}
-	s, err := loadState(abs)
+	s, _, err := openState(*dir)
 	if err != nil {
 		return err
 	}

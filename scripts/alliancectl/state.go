@@ -171,6 +171,16 @@ func (s *State) hasAlliance(name string) bool {
 	return slices.ContainsFunc(s.Alliances, func(a Alliance) bool { return a.Name == name })
 }
 
+// openState resolves the --dir flag's value and loads the state recorded there.
+func openState(dir string) (*State, string, error) {
+	abs, err := absDir("--dir", dir)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := loadState(abs)
+	return s, abs, err
+}
+
 // loadState reads dir/state.json; errNoState when there is none.
 func loadState(dir string) (*State, error) {
 	b, err := os.ReadFile(filepath.Join(dir, stateFile))

@@ -54,11 +54,7 @@ func cmdStatus(ctx context.Context, args []string, out io.Writer) error {
 	if _, err := parse(fs, args, 0, ""); err != nil {
 		return err
 	}
-	abs, err := absDir("--dir", *dir)
-	if err != nil {
-		return err
-	}
-	s, err := loadState(abs)
+	s, _, err := openState(*dir)
 	if err != nil {
 		return err
 	}
