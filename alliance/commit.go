@@ -146,6 +146,7 @@ func (m *Machine) entry() machineEntry {
 		Versions:  versions,
 		Leaving:   h.Leaving,
 		Epoch:     m.retries.Load(),
+		Brings:    h.Brings,
 	}
 }
 

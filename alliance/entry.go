@@ -17,6 +17,9 @@ type machineEntry struct {
 	Versions  map[string]string `json:"versions,omitempty"`
 	Leaving   bool              `json:"leaving,omitempty"`
 	Epoch     int64             `json:"epoch,omitempty"` // bumped to ask every machine for a new round
+	// Brings lists, while the machine is joining, the sellers of its own files: it can answer
+	// for them before the round that places them commits.
+	Brings []string `json:"brings,omitempty"`
 }
 
 func decodeMachineEntry(name string, value []byte) (machineEntry, error) {

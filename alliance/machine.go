@@ -339,6 +339,9 @@ func (m *Machine) roundLoop(ctx context.Context) {
 				handled, retryAt = rev, time.Now().Add(3*m.cfg.SessionTTL)
 			}
 		}
+		if m.view.takeRelisted() && m.requestRound(ctx) != nil {
+			retryAt = time.Now().Add(time.Second)
+		}
 		if !retryAt.IsZero() && time.Now().After(retryAt) {
 			switch {
 			case m.view.membership() > handled:

@@ -23,6 +23,7 @@ type view struct {
 	versions      map[string]string   // seller → data version, as the holders publish it
 	changed       chan struct{}       // closed and replaced on every change
 	listed        bool                // the machines have been listed at least once
+	relisted      bool                // listed again after the watch lost its place: ask for a new round
 	onDataChange  func()              // called when a machine joins or a seller's version changes
 	log           *slog.Logger
 }
@@ -94,6 +95,10 @@ func (v *view) apply(ev coord.Event) {
 		// replaces the view and counts as a membership change.
 		v.machines = map[string]machineEntry{}
 		v.created = map[string]int64{}
+		// After a compaction the watch re-lists: the changes it missed (a failure, a leave, an
+		// epoch bump) cannot be dated, so this machine may name the next round differently from
+		// the others. It asks for a new round, which every machine then names the same.
+		v.relisted = v.listed
 		v.listed = true
 		for _, c := range ev.Children {
 			e, err := decodeMachineEntry(c.Name, c.Value)
@@ -153,6 +158,15 @@ func (v *view) wait() <-chan struct{} {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	return v.changed
+}
+
+// takeRelisted reports (once) whether the view was listed again since the last call.
+func (v *view) takeRelisted() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	r := v.relisted
+	v.relisted = false
+	return r
 }
 
 // isListed reports whether the machines have been listed at least once.
@@ -229,6 +243,11 @@ func (v *view) candidates(seller string) []string {
 	}
 	for _, name := range v.lastHolders[seller] {
 		add(name)
+	}
+	for _, name := range sortedKeys(v.machines) {
+		if slices.Contains(v.machines[name].Brings, seller) {
+			add(name) // a joiner whose round has not committed yet
+		}
 	}
 	return out
 }

@@ -73,3 +73,20 @@ func TestViewCandidatesPrimaryFirstThenLastKnownHolders(t *testing.T) {
 		t.Fatalf("candidates after m1 died = %v, want [m2] (dead machines are never candidates)", got)
 	}
 }
+
+func TestViewCandidatesIncludeAJoinersOwnSellers(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	if v.takeRelisted() {
+		t.Fatal("the first listing is not a re-listing")
+	}
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Primaries: []string{"LY"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Brings: []string{"UA"}}))
+	if got := v.candidates("UA"); !slices.Equal(got, []string{"m2"}) {
+		t.Fatalf("candidates for a joiner's seller = %v, want [m2]", got)
+	}
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 9, Children: nil})
+	if !v.takeRelisted() || v.takeRelisted() {
+		t.Fatal("a re-listing after the watch lost its place must be reported once")
+	}
+}
