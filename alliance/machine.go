@@ -397,7 +397,9 @@ func (m *Machine) leave() {
 		if err := m.publish(ctx); err != nil {
 			m.log.Warn("announcing the leave failed", "err", err)
 		}
-		for ctx.Err() == nil && !m.handedOver() && m.othersStay() {
+		// Without quorum no round can commit: the others are going too, or this machine is cut
+		// off; either way the backups hold every seller it has.
+		for ctx.Err() == nil && !m.handedOver() && m.othersStay() && m.member.Load().Status(ctx).HasQuorum {
 			select {
 			case <-ctx.Done():
 			case <-m.view.wait():
