@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,7 +47,7 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 		out.Err = err
 		return out
 	}
-	if !contains(participants, m.cfg.Name) {
+	if !slices.Contains(participants, m.cfg.Name) {
 		out.Err = fmt.Errorf("this machine is not a member at revision %d", rev)
 		return out
 	}
@@ -185,7 +186,7 @@ func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
 		if name == t.From || name == t.To || h.Versions[t.Seller] != version {
 			continue
 		}
-		if contains(h.Primaries, t.Seller) || contains(h.Backups, t.Seller) || contains(h.Brings, t.Seller) {
+		if slices.Contains(h.Primaries, t.Seller) || slices.Contains(h.Backups, t.Seller) || slices.Contains(h.Brings, t.Seller) {
 			sources = append(sources, name)
 		}
 	}
@@ -195,13 +196,4 @@ func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
 func backoff(attempt int) time.Duration {
 	d := 100 * time.Millisecond << min(attempt, 5)
 	return min(d, 3*time.Second)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
