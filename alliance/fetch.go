@@ -35,12 +35,6 @@ func (p *peerClients) get(baseURL string) *soap.IntraClient {
 // fetchSeller copies one seller from machine from, page by page, and checks that the pages add
 // up to the version the source announced.
 func (m *Machine) fetchSeller(ctx context.Context, from, seller string, role placement.Role) (*flight.Seller, error) {
-	if from == m.cfg.Name {
-		if sel, ok := m.store.seller(seller); ok {
-			return sel, nil
-		}
-		return nil, fmt.Errorf("seller %s: this machine was named as its own source but has no copy", seller)
-	}
 	base, ok := m.view.url(from)
 	if !ok {
 		return nil, fmt.Errorf("seller %s: source %s is not in the view", seller, from)
