@@ -406,6 +406,7 @@ type status struct {
 	Delegate string `json:"delegate"`
 	Joining  bool   `json:"joining"`
 	Round    struct {
+		ID    int64  `json:"id"`
 		Phase string `json:"phase"`
 	} `json:"round"`
 }
