@@ -8,17 +8,20 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
 
 // delegateLoop registers this machine with every search server while it is the delegate (the
-// live machine with the smallest name): at once when it becomes delegate, then every
-// RegisterEvery, so that a restarted search server gets the alliance back within seconds.
+// live machine with the smallest name): at once when it becomes delegate or its alternates
+// change, then every RegisterEvery, so that a restarted search server gets the alliance back
+// within seconds.
 func (m *Machine) delegateLoop(ctx context.Context) {
 	client := &http.Client{Timeout: min(m.cfg.CallTimeout, time.Second)}
 	was := false
 	var registered time.Time
+	var registeredAlternates []string
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -31,9 +34,10 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 			m.metrics.delegate.Set(boolGauge(now))
 			registered = time.Time{}
 		}
-		if now && !m.leaving.Load() && time.Since(registered) >= m.cfg.RegisterEvery {
-			m.registerEverywhere(ctx, client)
-			registered = time.Now()
+		alternates := m.alternates()
+		if now && !m.leaving.Load() && (time.Since(registered) >= m.cfg.RegisterEvery || !slices.Equal(alternates, registeredAlternates)) {
+			m.registerEverywhere(ctx, client, alternates)
+			registered, registeredAlternates = time.Now(), alternates
 		}
 		select {
 		case <-ctx.Done():
@@ -96,10 +100,32 @@ func reachable(ctx context.Context, client *http.Client, base string) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client) {
+// maxAlternates is how many other machines a registration names as alternates.
+const maxAlternates = 4
+
+// alternates are the SellerService URLs of the machines a search server should ask when this
+// delegate fails or is slow: the other live machines of the view, those after this one in name
+// order first (the delegate's successors), then those before it (which this machine found
+// unreachable, or it would not act), at most maxAlternates. Any machine can answer getTrips for
+// the whole alliance.
+func (m *Machine) alternates() []string {
+	var after, before []string
+	for _, e := range m.view.entries() {
+		switch {
+		case e.Name > m.cfg.Name:
+			after = append(after, e.URL+sellerPath)
+		case e.Name < m.cfg.Name:
+			before = append(before, e.URL+sellerPath)
+		}
+	}
+	all := append(after, before...)
+	return all[:min(len(all), maxAlternates)]
+}
+
+func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client, alternates []string) {
 	uri := m.cfg.AdvertiseURL + sellerPath
 	for _, search := range m.cfg.SearchURLs {
-		if err := registerWith(ctx, client, search, m.cfg.Alliance, uri); err != nil {
+		if err := registerWith(ctx, client, search, m.cfg.Alliance, uri, alternates); err != nil {
 			m.log.Warn("registering with the search server failed", "search", search, "err", err)
 			continue
 		}
@@ -108,8 +134,8 @@ func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client) {
 }
 
 // registerWith calls PUT /Services/FlightsSearchReg/Register/{alliance} on one search server.
-func registerWith(ctx context.Context, client *http.Client, search, alliance, uri string) error {
-	body, _ := json.Marshal(map[string]string{"uri": uri})
+func registerWith(ctx context.Context, client *http.Client, search, alliance, uri string, alternates []string) error {
+	body, _ := json.Marshal(map[string]any{"uri": uri, "alternates": alternates})
 	target := strings.TrimRight(search, "/") + "/Services/FlightsSearchReg/Register/" + url.PathEscape(alliance)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, bytes.NewReader(body))
 	if err != nil {

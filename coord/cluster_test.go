@@ -2,10 +2,10 @@ package coord
 
 import (
 	"context"
+	"flightalliance/internal/freeport"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,20 +17,17 @@ import (
 // freeURLs reserves n loopback ports by listening on :0, then releases
 // them for etcd to bind. Another process may grab one in between; callers
 // retry on "address already in use".
+// freeURLs returns n loopback URLs on free ports below the ephemeral range, so that a member
+// stopped and started again on its URLs can always bind them (see internal/freeport).
 func freeURLs(t testing.TB, n int) []string {
 	t.Helper()
-	var ls []net.Listener
-	var urls []string
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("reserve a loopback port: %v", err)
-		}
-		ls = append(ls, l)
-		urls = append(urls, "http://"+l.Addr().String())
+	addrs, err := freeport.Addrs(n, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, l := range ls {
-		l.Close()
+	urls := make([]string, n)
+	for i, a := range addrs {
+		urls[i] = "http://" + a
 	}
 	return urls
 }

@@ -65,10 +65,17 @@ func transferee(st Status) (uint64, bool) {
 // removeSelf asks the cluster to remove this member, retrying while etcd
 // calls the cluster unhealthy: it refuses membership changes until the
 // member serving the request has been connected to the others for 5s.
+//
+// The request goes to this member itself. When it applies its own removal,
+// etcd records the member as removed and then stops the server, which may
+// happen before the reply is sent: the call then fails ("server stopped", or
+// the connection closes) although the removal is committed. So an error is
+// decided by the applied membership, not by the reply: once this member's ID
+// is recorded as removed, the removal happened, whatever the call said.
 func (m *Member) removeSelf(ctx context.Context) error {
 	for {
 		_, err := m.cli.MemberRemove(ctx, m.id)
-		if err == nil {
+		if err == nil || m.removedFromCluster() {
 			return nil
 		}
 		if !errors.Is(err, rpctypes.ErrUnhealthy) {
@@ -80,4 +87,10 @@ func (m *Member) removeSelf(ctx context.Context) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// removedFromCluster reports whether this member's own server has applied
+// a removal of this member.
+func (m *Member) removedFromCluster() bool {
+	return m.etcd.Server.IsIDRemoved(m.id)
 }

@@ -97,10 +97,11 @@ func TestJoinPromoteLeaveRejoin(t *testing.T) {
 	eventually(t, 10*time.Second, "m4 gone from the member list", func() bool {
 		return len(c.members[0].Status(ctx).Members) == 3
 	})
-	m4, err = Start(ctx, cfg)
+	again, err := Start(ctx, cfg)
 	if err != nil {
 		t.Fatalf("start after leave: %v", err)
 	}
+	m4 = again
 	if st := m4.Status(ctx); len(st.Members) != 4 {
 		t.Fatalf("m4 rejoined: %+v", st)
 	}

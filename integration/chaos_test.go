@@ -100,7 +100,9 @@ func TestChaos(t *testing.T) {
 			case <-tick.C:
 			}
 			q := queries[i%len(queries)]
+			loadDone.Add(1)
 			go func() {
+				defer loadDone.Done()
 				ans := classify(base, q, want[q.String()])
 				mu.Lock()
 				answers = append(answers, ans)
@@ -168,8 +170,7 @@ func TestChaos(t *testing.T) {
 		t.Logf("%s %s", label, victim)
 	}
 	stopLoad()
-	loadDone.Wait()
-	time.Sleep(5 * time.Second) // the last searches finish within the search server's timeout
+	loadDone.Wait() // the sender and every search it started
 
 	// Heal everything; the alliance must settle with every seller searchable.
 	for _, n := range sortedKeys(unhealthy) {

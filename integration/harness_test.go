@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flightalliance/internal/freeport"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,47 +40,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var portsMu sync.Mutex
-var portsTaken = map[string]bool{}
-
-// freeAddr returns a loopback address nobody listens on now (and that this process has not
-// handed out before). It picks ports below the kernel's ephemeral range: a port from that range
-// can be taken, while a killed machine is down, as the source port of some other connection, and
-// the machine's restart with the same command line would then fail to bind it.
+// freeAddr returns a loopback address nobody listens on now, below the kernel's ephemeral range
+// (see internal/freeport: a killed machine's restart must be able to bind its ports again).
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	portsMu.Lock()
-	defer portsMu.Unlock()
-	low := ephemeralLow()
-	for range 1000 {
-		port := 10000 + rand.IntN(low-10000)
-		addr := fmt.Sprintf("127.0.0.1:%d", port)
-		if portsTaken[addr] {
-			continue
-		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			continue
-		}
-		ln.Close()
-		portsTaken[addr] = true
-		return addr
+	addrs, err := freeport.Addrs(1, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free port below the ephemeral range")
-	return ""
-}
-
-// ephemeralLow is the first port of the kernel's ephemeral range (32768 if unknown).
-func ephemeralLow() int {
-	low := 32768
-	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
-		if f := strings.Fields(string(b)); len(f) == 2 {
-			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
-				low = n
-			}
-		}
-	}
-	return low
+	return addrs[0]
 }
 
 // proc is a process this test started; it is only ever signalled by its own pid.

@@ -42,23 +42,18 @@ func (c *clientCache) get(uri string) (Delegate, error) {
 	return d, nil
 }
 
-// forget drops the client of uri (its registration was replaced or removed).
-func (c *clientCache) forget(uri string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.clients, uri)
-}
-
-// retain drops the clients of every URI that is not in regs.
+// retain drops the clients of every URI that is neither a delegate nor an alternate in regs.
 func (c *clientCache) retain(regs []Registration) {
+	keep := map[string]bool{}
+	for _, r := range regs {
+		for _, uri := range r.targets() {
+			keep[uri] = true
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for uri := range c.clients {
-		keep := false
-		for _, r := range regs {
-			keep = keep || r.URI == uri
-		}
-		if !keep {
+		if !keep[uri] {
 			delete(c.clients, uri)
 		}
 	}

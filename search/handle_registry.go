@@ -22,8 +22,12 @@ const maxURILen = 2048
 
 // RegisterBody is the JSON body of PUT /Services/FlightsSearchReg/Register/{clustername}.
 type RegisterBody struct {
-	URI string `json:"uri"`
+	URI        string   `json:"uri"`
+	Alternates []string `json:"alternates,omitempty"`
 }
+
+// maxAlternates bounds the alternates of one registration.
+const maxAlternates = 8
 
 // RegistrationList is the JSON body of GET /Services/FlightsSearchReg/.
 type RegistrationList struct {
@@ -48,7 +52,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Register takes no query parameters")
 		return
 	}
-	uri, err := decodeRegisterBody(r.Body)
+	body, err := decodeRegisterBody(r.Body)
 	if err != nil {
 		status := http.StatusBadRequest
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -57,13 +61,13 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
-	reg, replaced := s.reg.Register(name, uri)
+	reg, replaced := s.reg.Register(name, body.URI, body.Alternates...)
 	if replaced != "" {
-		s.clients.forget(replaced)
-		s.log.Info("delegate replaced", "alliance", name, "uri", uri, "old_uri", replaced)
+		s.log.Info("delegate replaced", "alliance", name, "uri", body.URI, "alternates", body.Alternates, "old_uri", replaced)
 	} else if reg.RegisteredAt.Equal(reg.LastSeen) {
-		s.log.Info("delegate registered", "alliance", name, "uri", uri)
+		s.log.Info("delegate registered", "alliance", name, "uri", body.URI, "alternates", body.Alternates)
 	}
+	s.live() // lets go of the clients of URIs no longer registered
 	writeJSON(w, http.StatusOK, reg)
 }
 
@@ -75,42 +79,59 @@ func ValidateClusterName(name string) error {
 	return nil
 }
 
-func decodeRegisterBody(body io.Reader) (string, error) {
+func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	var b RegisterBody
 	if err := dec.Decode(&b); err != nil {
 		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return "", fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
+			return b, fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
 		}
-		return "", inputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\"}: %v", err)
+		return b, inputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\", \"alternates\": [...]}: %v", err)
 	}
 	if dec.More() {
-		return "", inputErr("body", "unexpected data after the JSON object")
+		return b, inputErr("body", "unexpected data after the JSON object")
 	}
 	if err := ValidateDelegateURI(b.URI); err != nil {
-		return "", err
+		return b, err
 	}
-	return b.URI, nil
+	if len(b.Alternates) > maxAlternates {
+		return b, inputErr("alternates", "%d given, at most %d", len(b.Alternates), maxAlternates)
+	}
+	seen := map[string]bool{b.URI: true}
+	for i, alt := range b.Alternates {
+		field := fmt.Sprintf("alternates[%d]", i)
+		if err := validateURI(field, alt); err != nil {
+			return b, err
+		}
+		if seen[alt] {
+			return b, inputErr(field, "%q is given twice (the uri and every alternate must differ)", clip(alt))
+		}
+		seen[alt] = true
+	}
+	return b, nil
 }
 
 // ValidateDelegateURI checks a delegate's SellerService URL: absolute, http or https, with a host.
-func ValidateDelegateURI(uri string) error {
+func ValidateDelegateURI(uri string) error { return validateURI("uri", uri) }
+
+// validateURI checks a SellerService URL given as the named field.
+func validateURI(field, uri string) error {
 	if uri == "" {
-		return inputErr("uri", "missing (the delegate's SellerService URL)")
+		return inputErr(field, "missing (a SellerService URL)")
 	}
 	if len(uri) > maxURILen {
-		return inputErr("uri", "%d bytes long, at most %d", len(uri), maxURILen)
+		return inputErr(field, "%d bytes long, at most %d", len(uri), maxURILen)
 	}
 	u, err := url.Parse(uri)
 	if err != nil {
-		return inputErr("uri", "%q is not a URL: %v", clip(uri), err)
+		return inputErr(field, "%q is not a URL: %v", clip(uri), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return inputErr("uri", "%q is not an absolute http(s) URL", clip(uri))
+		return inputErr(field, "%q is not an absolute http(s) URL", clip(uri))
 	}
 	if u.User != nil || u.Fragment != "" {
-		return inputErr("uri", "%q must not carry user info or a fragment", clip(uri))
+		return inputErr(field, "%q must not carry user info or a fragment", clip(uri))
 	}
 	return nil
 }
@@ -153,9 +174,9 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 		res.Removed = append(res.Removed, s.reg.RemoveByHost(ip)...)
 	}
 	for _, reg := range res.Removed {
-		s.clients.forget(reg.URI)
 		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)
 	}
+	s.live()
 	writeJSON(w, http.StatusOK, res)
 }
 

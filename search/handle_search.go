@@ -27,7 +27,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	for i, st := range ans.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
 		if st.Error != "" && answers[i].Err == nil {
-			s.countError(regs[i], reasonMalformed, errors.New(st.Error))
+			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))
 		}
 	}
 	writeJSON(w, http.StatusOK, ans)

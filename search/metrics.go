@@ -12,6 +12,7 @@ type metrics struct {
 	requestSeconds *prometheus.HistogramVec // route
 	fanoutSeconds  prometheus.Histogram
 	delegateErrors *prometheus.CounterVec // alliance, reason
+	alternateCalls *prometheus.CounterVec // alliance
 }
 
 func newMetrics(registrations func() int) *metrics {
@@ -35,9 +36,13 @@ func newMetrics(registrations func() int) *metrics {
 			Name: "search_delegate_errors_total",
 			Help: "Delegate calls that gave no usable answer, by alliance and reason (timeout, fault, transport, malformed).",
 		}, []string{"alliance", "reason"}),
+		alternateCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "search_alternate_calls_total",
+			Help: "Calls to an alliance's alternate because its delegate (or an earlier alternate) failed, answered incomplete or was slower than the hedge delay.",
+		}, []string{"alliance"}),
 	}
 	m.reg.MustRegister(
-		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors,
+		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "search_registrations",
 			Help: "Unexpired delegate registrations.",

@@ -14,7 +14,8 @@ import (
 type Registration struct {
 	Name         string    `json:"name"`
 	URI          string    `json:"uri"`
-	RegisteredAt time.Time `json:"registered_at"` // when this URI was first registered under Name
+	Alternates   []string  `json:"alternates,omitempty"` // asked in order when the delegate fails or is slow
+	RegisteredAt time.Time `json:"registered_at"`        // when this URI was first registered under Name
 	LastSeen     time.Time `json:"last_seen"`
 	ExpiresAt    time.Time `json:"expires_at"`
 }
@@ -35,15 +36,17 @@ func NewRegistry(ttl time.Duration, now func() time.Time) *Registry {
 }
 
 // Register adds or refreshes the registration of alliance name. A different URI replaces the
-// old registration (RegisteredAt restarts); the same URI only refreshes it. It returns the new
-// registration and the URI it replaced, if any.
-func (r *Registry) Register(name, uri string) (reg Registration, replacedURI string) {
+// old registration (RegisteredAt restarts); the same URI only refreshes it. Either way the
+// alternates are the ones given now. It returns the new registration and the URI it replaced,
+// if any.
+func (r *Registry) Register(name, uri string, alternates ...string) (reg Registration, replacedURI string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
 	r.pruneLocked(now)
 	old, ok := r.regs[name]
-	reg = Registration{Name: name, URI: uri, RegisteredAt: now, LastSeen: now, ExpiresAt: now.Add(r.ttl)}
+	reg = Registration{Name: name, URI: uri, Alternates: slices.Clone(alternates), RegisteredAt: now,
+		LastSeen: now, ExpiresAt: now.Add(r.ttl)}
 	if ok && old.URI == uri {
 		reg.RegisteredAt = old.RegisteredAt
 	} else if ok {
@@ -51,6 +54,11 @@ func (r *Registry) Register(name, uri string) (reg Registration, replacedURI str
 	}
 	r.regs[name] = reg
 	return reg, replacedURI
+}
+
+// targets is whom a search asks for this alliance, in order: the delegate, then its alternates.
+func (reg Registration) targets() []string {
+	return append([]string{reg.URI}, reg.Alternates...)
 }
 
 // Remove drops the registration of alliance name; it reports whether there was one.

@@ -19,7 +19,8 @@ var ErrInvalidConfig = errors.New("invalid search server config")
 // Config is what a search server needs; the zero value of each field means its default.
 type Config struct {
 	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
-	DelegateTimeout time.Duration // deadline of each getTrips call; default 3s
+	DelegateTimeout time.Duration // deadline of asking one alliance (its delegate and alternates); default 3s
+	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
 	Dial            DialFunc      // the client of a delegate URI; default SOAPDial(DelegateTimeout)
 	Logger          *slog.Logger  // default slog.Default()
@@ -44,6 +45,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.DelegateTimeout == 0 {
 		cfg.DelegateTimeout = 3 * time.Second
 	}
+	if cfg.HedgeDelay == 0 {
+		cfg.HedgeDelay = 300 * time.Millisecond
+	}
 	if cfg.ShutdownTimeout == 0 {
 		cfg.ShutdownTimeout = 10 * time.Second
 	}
@@ -52,6 +56,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: RegistrationTTL %s is negative", ErrInvalidConfig, cfg.RegistrationTTL)
 	case cfg.DelegateTimeout < 0:
 		return nil, fmt.Errorf("%w: DelegateTimeout %s is negative", ErrInvalidConfig, cfg.DelegateTimeout)
+	case cfg.HedgeDelay < 0:
+		return nil, fmt.Errorf("%w: HedgeDelay %s is negative", ErrInvalidConfig, cfg.HedgeDelay)
 	case cfg.ShutdownTimeout < 0:
 		return nil, fmt.Errorf("%w: ShutdownTimeout %s is negative", ErrInvalidConfig, cfg.ShutdownTimeout)
 	}

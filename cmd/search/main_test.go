@@ -35,6 +35,7 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--registration-ttl", "0s"}, "--registration-ttl"},
 		{[]string{"--registration-ttl", "soon"}, "-registration-ttl"},
 		{[]string{"--delegate-timeout", "-1s"}, "--delegate-timeout"},
+		{[]string{"--hedge-delay", "0s"}, "--hedge-delay"},
 		{[]string{"--shutdown-timeout", "0"}, "--shutdown-timeout"},
 		{[]string{"--log-level", "loud"}, "--log-level"},
 		{[]string{"--nope"}, "-nope"},

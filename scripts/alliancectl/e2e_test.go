@@ -88,8 +88,15 @@ func alive(pid int) bool {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// killLeftovers SIGKILLs whatever a failed test left running, by the recorded pids only.
+// killLeftovers SIGKILLs whatever a failed test left running, by the recorded pids only, and
+// keeps the processes' logs of a failed test where its temporary directory will not take them.
 func killLeftovers(t *testing.T, dir string) {
+	if t.Failed() {
+		keep := filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+		if err := os.CopyFS(keep, os.DirFS(filepath.Join(dir, "logs"))); err == nil {
+			t.Logf("the processes' logs are kept in %s", keep)
+		}
+	}
 	s, err := loadState(dir)
 	if err != nil {
 		return
@@ -130,7 +137,7 @@ func completeSearch(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	if !a.Complete || len(a.Trips) == 0 {
-		t.Fatalf("search %v: complete %v with %d trips, want complete with trips", s.Query, a.Complete, len(a.Trips))
+		t.Fatalf("search %v: complete %v with %d trips, want complete with trips; alliances: %+v", s.Query, a.Complete, len(a.Trips), a.Alliances)
 	}
 }
 

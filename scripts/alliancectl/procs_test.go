@@ -83,14 +83,22 @@ func TestStopProcEscalatesToSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	p := Proc{Name: "stubborn", Args: []string{sh, "-c", "trap '' TERM; while :; do sleep 0.05; done"},
+	// It writes a marker once its trap is installed, so the test knows when SIGTERM is ignored.
+	marker := filepath.Join(t.TempDir(), "trapped")
+	p := Proc{Name: "stubborn", Args: []string{sh, "-c", "trap '' TERM; : > " + marker + "; while :; do sleep 0.05; done"},
 		Log: filepath.Join(t.TempDir(), "stubborn.log")}
 	if err := startProc(&p); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-p.Pid, syscall.SIGKILL) })
 	waitState(t, p, procRunning)
-	time.Sleep(100 * time.Millisecond) // let the shell install its trap
+	deadline := time.Now().Add(10 * time.Second)
+	for !fileExists(marker) {
+		if time.Now().After(deadline) {
+			t.Fatal("the shell did not install its trap within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	how, err := stopProc(context.Background(), p, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,147 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// registerWithAlternates registers name's delegate and alternates, as a delegate does.
+func (ts *testServer) registerWithAlternates(t testing.TB, name, uri string, alternates ...string) {
+	t.Helper()
+	body, _ := json.Marshal(RegisterBody{URI: uri, Alternates: alternates})
+	if code, b := do(t, http.MethodPut, ts.URL+"/Services/FlightsSearchReg/Register/"+name, string(body)); code != http.StatusOK {
+		t.Fatalf("register %s: %d %s", name, code, b)
+	}
+}
+
+// stuckUntilCancelled is a delegate that answers (incomplete) only once its caller gives up.
+func stuckUntilCancelled(ctx context.Context, _ *soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	<-ctx.Done()
+	return &soap.GetTripsResponse{MissingSellers: []string{"LY", "UA"}}, nil
+}
+
+func incomplete(missing ...string) getTripsFunc {
+	return answer(soap.GetTripsResponse{Trips: starTrips.Trips[:1], MissingSellers: missing})
+}
+
+func failing(context.Context, *soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
+}
+
+// A dead delegate (connection refused) costs nothing: its alternate is asked at once.
+func TestSearchAsksTheAlternateOfADeadDelegate(t *testing.T) {
+	dead := startDelegate(t, answer(starTrips))
+	deadURI := dead.URI
+	dead.srv.Close()
+	alt := startDelegate(t, answer(starTrips))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute})
+	ts.registerWithAlternates(t, "star", deadURI, alt.URI)
+
+	a := ts.search(t, query)
+	if st, _ := status(a, "star"); !a.Complete || !st.Complete || len(a.Trips) != len(starTrips.Trips) {
+		t.Fatalf("answer with a dead delegate and a live alternate: %+v", a)
+	}
+}
+
+// A delegate that does not answer (paused, cut off) gets its alternate asked after the hedge
+// delay: the answer is complete long before the delegate timeout.
+func TestSearchHedgesASilentDelegate(t *testing.T) {
+	stuck := startDelegate(t, stuckUntilCancelled)
+	alt := startDelegate(t, answer(starTrips))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: 50 * time.Millisecond})
+	ts.registerWithAlternates(t, "star", stuck.URI, alt.URI)
+
+	done := make(chan Answer, 1)
+	go func() { done <- ts.search(t, query) }()
+	select {
+	case a := <-done:
+		if !a.Complete || len(a.Trips) != len(starTrips.Trips) {
+			t.Fatalf("hedged answer: %+v", a)
+		}
+	case <-time.After(30 * time.Second): // the delegate timeout is a minute: only a hedge answers sooner
+		t.Fatal("the alternate was not asked while the delegate stayed silent")
+	}
+	if stuck.calls.Load() != 1 || alt.calls.Load() != 1 {
+		t.Errorf("calls: delegate %d, alternate %d; want one each", stuck.calls.Load(), alt.calls.Load())
+	}
+}
+
+// Faults and incomplete answers move on to the next alternate; the first complete answer wins.
+func TestSearchMovesOnFromFaultsAndIncompleteAnswers(t *testing.T) {
+	fault := startDelegate(t, failing)
+	partial := startDelegate(t, incomplete("UA"))
+	full := startDelegate(t, answer(starTrips))
+	never := startDelegate(t, answer(starTrips))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute})
+	ts.registerWithAlternates(t, "star", fault.URI, partial.URI, full.URI, never.URI)
+
+	a := ts.search(t, query)
+	if st, _ := status(a, "star"); !a.Complete || !st.Complete || len(a.Trips) != len(starTrips.Trips) {
+		t.Fatalf("answer: %+v", a)
+	}
+	if never.calls.Load() != 0 {
+		t.Errorf("an alternate after the first complete answer was asked %d times", never.calls.Load())
+	}
+}
+
+// When nobody answers complete, the answer missing the fewest sellers is given, and says so;
+// when nobody answers at all, every error is named.
+func TestSearchWithoutACompleteAnswerSaysWhatIsMissing(t *testing.T) {
+	worse := startDelegate(t, incomplete("LY", "UA"))
+	better := startDelegate(t, incomplete("UA"))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute})
+	ts.registerWithAlternates(t, "star", worse.URI, better.URI)
+	a := ts.search(t, query)
+	st, _ := status(a, "star")
+	if a.Complete || st.Complete || fmt.Sprint(st.MissingSellers) != "[UA]" || len(a.Trips) != 1 {
+		t.Fatalf("answer: %+v", a)
+	}
+
+	f1 := startDelegate(t, failing)
+	f2 := startDelegate(t, failing)
+	ts.registerWithAlternates(t, "star", f1.URI, f2.URI)
+	a = ts.search(t, query)
+	st, _ = status(a, "star")
+	if a.Complete || st.Complete || !strings.Contains(st.Error, f1.URI) || !strings.Contains(st.Error, f2.URI) {
+		t.Fatalf("answer when every target fails: %+v", a)
+	}
+}
+
+func TestRegisterRefusesBadAlternates(t *testing.T) {
+	ts := startSearch(t, Config{})
+	uri := "http://127.0.0.1:8101/Services/SellerService"
+	many := make([]string, maxAlternates+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("http://127.0.0.1:%d/Services/SellerService", 9000+i)
+	}
+	for _, tc := range []struct {
+		alternates []string
+		field      string
+	}{
+		{[]string{"ftp://x/y"}, "alternates[0]"},
+		{[]string{"http://127.0.0.1:8102/S", ""}, "alternates[1]"},
+		{[]string{uri}, "alternates[0]"},
+		{[]string{"http://a/S", "http://a/S"}, "alternates[1]"},
+		{many, "alternates"},
+	} {
+		body, _ := json.Marshal(RegisterBody{URI: uri, Alternates: tc.alternates})
+		code, b := do(t, http.MethodPut, ts.URL+"/Services/FlightsSearchReg/Register/star", string(body))
+		if code != http.StatusBadRequest || !strings.Contains(string(b), tc.field) {
+			t.Errorf("alternates %v: %d %s, want 400 naming %s", tc.alternates, code, b, tc.field)
+		}
+	}
+	if regs := ts.list(t).Registrations; len(regs) != 0 {
+		t.Fatalf("a refused registration changed the registry: %+v", regs)
+	}
+	ts.registerWithAlternates(t, "star", uri, "http://127.0.0.1:8102/Services/SellerService")
+	if regs := ts.list(t).Registrations; len(regs) != 1 || len(regs[0].Alternates) != 1 {
+		t.Fatalf("registrations: %+v", regs)
+	}
+}
