@@ -64,10 +64,11 @@ type testCluster struct {
 	members []*Member
 }
 
-func newCluster(t testing.TB, n int) *testCluster {
+// newCluster starts n members from one InitialCluster; options adjust every member's Config.
+func newCluster(t testing.TB, n int, options ...func(*Config)) *testCluster {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		c, err := tryCluster(t, n)
+		c, err := tryCluster(t, n, options)
 		if err == nil {
 			t.Cleanup(c.closeAll)
 			return c
@@ -79,7 +80,7 @@ func newCluster(t testing.TB, n int) *testCluster {
 	}
 }
 
-func tryCluster(t testing.TB, n int) (*testCluster, error) {
+func tryCluster(t testing.TB, n int, options []func(*Config)) (*testCluster, error) {
 	dir := t.TempDir()
 	urls := freeURLs(t, 2*n)
 	var initial []string
@@ -88,7 +89,11 @@ func tryCluster(t testing.TB, n int) (*testCluster, error) {
 	}
 	c := &testCluster{t: t, dir: dir, members: make([]*Member, n)}
 	for i := range n {
-		c.cfgs = append(c.cfgs, testConfig(t, dir, fmt.Sprintf("m%d", i+1), urls[2*i], urls[2*i+1], strings.Join(initial, ",")))
+		cfg := testConfig(t, dir, fmt.Sprintf("m%d", i+1), urls[2*i], urls[2*i+1], strings.Join(initial, ","))
+		for _, o := range options {
+			o(&cfg)
+		}
+		c.cfgs = append(c.cfgs, cfg)
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup

@@ -2,6 +2,8 @@ package coord
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -21,9 +23,10 @@ type Config struct {
 	// ClientURL are what it advertises — for a proxy in front of it (fault injection, NAT).
 	ListenPeerURL   string
 	ListenClientURL string
-	// InitialCluster lists the members that bootstrap together
+	// InitialCluster lists the members that start the cluster
 	// ("m1=http://127.0.0.1:2381,m2=..."); it may omit this member when
-	// Join is set.
+	// Join is set. The first MaxVoters names (in name order) bootstrap it
+	// as voters; the others join it as learners once it runs.
 	InitialCluster string
 	Join           []string // client URLs of running members; optional
 	ClusterToken   string   // e.g. the alliance name; default "coord"
@@ -138,6 +141,22 @@ func (c Config) initialPeers() (types.URLsMap, error) {
 		return nil, fmt.Errorf("member %q is listed with %v, not its peer URL %s", c.Name, self, c.PeerURL)
 	}
 	return m, nil
+}
+
+// bootstrapPeers is the part of InitialCluster that forms the cluster as its first voters: the
+// first MaxVoters names in name order (every member computes the same set, whatever the order of
+// its list). The other listed members do not bootstrap: they join the running cluster as
+// learners, promoted as voters leave, so a long peer list never makes more than MaxVoters voters.
+func (c Config) bootstrapPeers() (types.URLsMap, error) {
+	peers, err := c.initialPeers()
+	if err != nil {
+		return nil, err
+	}
+	names := slices.Sorted(maps.Keys(peers))
+	for _, name := range names[min(len(names), c.MaxVoters):] {
+		delete(peers, name)
+	}
+	return peers, nil
 }
 
 // tick is one raft heartbeat.

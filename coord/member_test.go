@@ -2,6 +2,7 @@ package coord
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -105,6 +106,30 @@ func TestJoinPromoteLeaveRejoin(t *testing.T) {
 	if st := m4.Status(ctx); len(st.Members) != 4 {
 		t.Fatalf("m4 rejoined: %+v", st)
 	}
+}
+
+// A peer list longer than MaxVoters bootstraps only its first MaxVoters names as voters; the
+// others join as learners, and one is promoted when a voter leaves.
+func TestBootstrapMakesAtMostMaxVotersVoters(t *testing.T) {
+	c := newCluster(t, 4, func(cfg *Config) { cfg.MaxVoters = 3 })
+	ctx := ctxTimeout(t, 120*time.Second)
+	eventually(t, 30*time.Second, "every member sees m1..m3 voting and m4 learning", func() bool {
+		for _, m := range c.members {
+			voters, learners := memberNames(m.Status(ctx))
+			if !slices.Equal(voters, []string{"m1", "m2", "m3"}) || !slices.Equal(learners, []string{"m4"}) {
+				return false
+			}
+		}
+		return true
+	})
+	if err := c.members[0].Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.members[0] = nil
+	eventually(t, 30*time.Second, "m4 promoted after m1 left", func() bool {
+		voters, learners := memberNames(c.members[1].Status(ctx))
+		return slices.Equal(voters, []string{"m2", "m3", "m4"}) && len(learners) == 0
+	})
 }
 
 // Losing two of three members is detected (state and event); the control

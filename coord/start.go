@@ -20,7 +20,9 @@ import (
 //     after removing a stale member with this name or peer URL — and get
 //     promoted while voters < MaxVoters; unless that cluster is the static
 //     bootstrap that lists this member as not yet started, or nobody
-//     answers: then bootstrap from InitialCluster.
+//     answers: then bootstrap from InitialCluster — when this member is one
+//     of its first MaxVoters names; the others wait for the cluster to run
+//     and join it as learners.
 //
 // Start returns when the member is ready, or fails after StartTimeout or
 // when ctx ends; it never blocks forever.
@@ -99,13 +101,16 @@ func removedByPeers(ctx context.Context, cfg Config, e *embed.Etcd, id uint64) b
 // startFresh starts a member with an empty data dir: join a running
 // cluster, or bootstrap the initial one.
 func startFresh(ctx context.Context, cfg Config) (*embed.Etcd, error) {
-	peers, _ := cfg.initialPeers()
+	peers, err := cfg.bootstrapPeers()
+	if err != nil {
+		return nil, err
+	}
 	_, inInitial := peers[cfg.Name]
 	for {
 		v := discover(ctx, cfg, nil)
 		switch {
 		case v != nil && v.expectsBootstrap(cfg) && inInitial, v == nil && inInitial:
-			return bootstrap(ctx, cfg)
+			return bootstrap(ctx, cfg, peers.String())
 		case v != nil && len(v.clientURLs()) > 0:
 			return join(ctx, cfg, v.clientURLs())
 		}
@@ -118,10 +123,10 @@ func startFresh(ctx context.Context, cfg Config) (*embed.Etcd, error) {
 	}
 }
 
-// bootstrap starts the member of a new cluster formed from InitialCluster.
-func bootstrap(ctx context.Context, cfg Config) (*embed.Etcd, error) {
-	cfg.Logger.Info("coord member bootstraps the cluster", "initial_cluster", cfg.InitialCluster)
-	ecfg, err := cfg.embedConfig(embed.ClusterStateFlagNew, cfg.InitialCluster)
+// bootstrap starts the member of a new cluster formed by the members of initial.
+func bootstrap(ctx context.Context, cfg Config, initial string) (*embed.Etcd, error) {
+	cfg.Logger.Info("coord member bootstraps the cluster", "initial_cluster", initial)
+	ecfg, err := cfg.embedConfig(embed.ClusterStateFlagNew, initial)
 	if err != nil {
 		return nil, err
 	}

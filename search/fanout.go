@@ -20,7 +20,8 @@ const (
 )
 
 // fanOut asks every registered alliance at once, each within DelegateTimeout, and returns one
-// answer per registration (in the order of regs) once all have answered or timed out.
+// answer per registration (in the order of regs) once all have answered or timed out. A stale
+// alliance is not asked: its answer is the error saying since when it is silent.
 func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []DelegateAnswer {
 	start := time.Now()
 	defer func() { s.metrics.fanoutSeconds.Observe(time.Since(start).Seconds()) }()
@@ -29,6 +30,12 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 	out := make([]DelegateAnswer, len(regs))
 	var wg sync.WaitGroup
 	for i, reg := range regs {
+		if reg.Stale {
+			out[i] = DelegateAnswer{Alliance: reg.Name, Err: fmt.Errorf(
+				"silent since %s: its delegate has not refreshed its registration within %s, so it was not asked",
+				reg.LastSeen.UTC().Format(time.RFC3339), s.cfg.RegistrationTTL)}
+			continue
+		}
 		wg.Go(func() {
 			resp, err := s.askAlliance(ctx, reg, req)
 			out[i] = DelegateAnswer{Alliance: reg.Name, Resp: resp, Err: err}

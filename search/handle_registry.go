@@ -67,7 +67,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	} else if reg.RegisteredAt.Equal(reg.LastSeen) {
 		s.log.Info("delegate registered", "alliance", name, "uri", body.URI, "alternates", body.Alternates)
 	}
-	s.live() // lets go of the clients of URIs no longer registered
+	s.known() // lets go of the clients of URIs no longer registered
 	writeJSON(w, http.StatusOK, reg)
 }
 
@@ -176,7 +176,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	for _, reg := range res.Removed {
 		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)
 	}
-	s.live()
+	s.known()
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -196,6 +196,6 @@ func callerIP(r *http.Request) (net.IP, error) {
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, RegistrationList{
 		TTLSeconds:    s.cfg.RegistrationTTL.Seconds(),
-		Registrations: s.live(),
+		Registrations: s.known(),
 	})
 }

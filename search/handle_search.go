@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 )
 
 // handleSearch answers GET /Services/FlightsSearch/flight.
@@ -21,7 +22,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	regs := s.live()
+	regs := s.known()
+	if len(regs) == 0 {
+		writeError(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
+		return
+	}
 	answers := s.fanOut(r.Context(), q, regs)
 	ans := Merge(q, answers)
 	for i, st := range ans.Alliances {
@@ -33,9 +38,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ans)
 }
 
-// live returns the unexpired registrations and lets go of the clients of expired ones.
-func (s *Server) live() []Registration {
-	regs := s.reg.Live()
-	s.clients.retain(regs)
+// known returns every known registration, stale ones included, and lets go of the clients of
+// URIs that no fresh registration names.
+func (s *Server) known() []Registration {
+	regs := s.reg.All()
+	s.clients.retain(slices.DeleteFunc(slices.Clone(regs), func(r Registration) bool { return r.Stale }))
 	return regs
 }

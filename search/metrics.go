@@ -15,7 +15,7 @@ type metrics struct {
 	alternateCalls *prometheus.CounterVec // alliance
 }
 
-func newMetrics(registrations func() int) *metrics {
+func newMetrics(registrations func() (live, stale int)) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -45,8 +45,12 @@ func newMetrics(registrations func() int) *metrics {
 		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "search_registrations",
-			Help: "Unexpired delegate registrations.",
-		}, func() float64 { return float64(registrations()) }),
+			Help: "Delegate registrations refreshed within the TTL.",
+		}, func() float64 { live, _ := registrations(); return float64(live) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "search_stale_registrations",
+			Help: "Known alliances whose delegate has not refreshed its registration within the TTL (reported incomplete).",
+		}, func() float64 { _, stale := registrations(); return float64(stale) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)

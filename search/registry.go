@@ -10,7 +10,7 @@ import (
 )
 
 // Registration is one alliance's delegate as the search server knows it. A delegate refreshes it
-// by registering again; it expires at LastSeen + TTL.
+// by registering again; at ExpiresAt (LastSeen + TTL) without a refresh it becomes stale.
 type Registration struct {
 	Name         string    `json:"name"`
 	URI          string    `json:"uri"`
@@ -18,10 +18,14 @@ type Registration struct {
 	RegisteredAt time.Time `json:"registered_at"`        // when this URI was first registered under Name
 	LastSeen     time.Time `json:"last_seen"`
 	ExpiresAt    time.Time `json:"expires_at"`
+	// Stale says the delegate has not refreshed the registration within the TTL: searches report
+	// the alliance incomplete, naming since when it is silent, and do not ask it.
+	Stale bool `json:"stale"`
 }
 
-// Registry holds the registrations, one per alliance name. Expired registrations are dropped
-// whenever the registry is read or written, so a reader never sees one.
+// Registry holds the registrations, one per alliance name. An alliance, once known, stays known
+// until it is unregistered: a registration that outlives its TTL is kept, marked stale, so that a
+// silent alliance is reported as such and never silently drops out of the answers.
 type Registry struct {
 	ttl time.Duration
 	now func() time.Time
@@ -30,7 +34,7 @@ type Registry struct {
 	regs map[string]Registration
 }
 
-// NewRegistry returns an empty registry whose entries live ttl after their last refresh.
+// NewRegistry returns an empty registry whose entries go stale ttl after their last refresh.
 func NewRegistry(ttl time.Duration, now func() time.Time) *Registry {
 	return &Registry{ttl: ttl, now: now, regs: map[string]Registration{}}
 }
@@ -43,7 +47,6 @@ func (r *Registry) Register(name, uri string, alternates ...string) (reg Registr
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	r.pruneLocked(now)
 	old, ok := r.regs[name]
 	reg = Registration{Name: name, URI: uri, Alternates: slices.Clone(alternates), RegisteredAt: now,
 		LastSeen: now, ExpiresAt: now.Add(r.ttl)}
@@ -65,10 +68,9 @@ func (reg Registration) targets() []string {
 func (r *Registry) Remove(name string) (Registration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.pruneLocked(r.now())
 	reg, ok := r.regs[name]
 	delete(r.regs, name)
-	return reg, ok
+	return r.marked(reg), ok
 }
 
 // RemoveByHost drops every registration whose URI host is the address ip, and returns them
@@ -78,11 +80,10 @@ func (r *Registry) Remove(name string) (Registration, bool) {
 func (r *Registry) RemoveByHost(ip net.IP) []Registration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.pruneLocked(r.now())
 	var removed []Registration
 	for name, reg := range r.regs {
 		if hostIs(reg.URI, ip) {
-			removed = append(removed, reg)
+			removed = append(removed, r.marked(reg))
 			delete(r.regs, name)
 		}
 	}
@@ -90,33 +91,34 @@ func (r *Registry) RemoveByHost(ip net.IP) []Registration {
 	return removed
 }
 
-// Live returns the unexpired registrations sorted by name.
-func (r *Registry) Live() []Registration {
+// All returns every known registration, stale or not, sorted by name.
+func (r *Registry) All() []Registration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.pruneLocked(r.now())
 	out := make([]Registration, 0, len(r.regs))
 	for _, reg := range r.regs {
-		out = append(out, reg)
+		out = append(out, r.marked(reg))
 	}
 	sortByName(out)
 	return out
 }
 
-// Len counts the unexpired registrations.
-func (r *Registry) Len() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.pruneLocked(r.now())
-	return len(r.regs)
-}
-
-func (r *Registry) pruneLocked(now time.Time) {
-	for name, reg := range r.regs {
-		if !now.Before(reg.ExpiresAt) {
-			delete(r.regs, name)
+// Counts returns how many known registrations are live and how many stale.
+func (r *Registry) Counts() (live, stale int) {
+	for _, reg := range r.All() {
+		if reg.Stale {
+			stale++
+		} else {
+			live++
 		}
 	}
+	return live, stale
+}
+
+// marked is reg with Stale set as of now.
+func (r *Registry) marked(reg Registration) Registration {
+	reg.Stale = !r.now().Before(reg.ExpiresAt)
+	return reg
 }
 
 func hostIs(uri string, ip net.IP) bool {

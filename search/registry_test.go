@@ -29,7 +29,7 @@ func names(regs []Registration) []string {
 	return out
 }
 
-func TestRegistryRefreshReplaceAndExpire(t *testing.T) {
+func TestRegistryRefreshReplaceAndGoStale(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
 	r := NewRegistry(30*time.Second, clk.now)
 
@@ -43,20 +43,29 @@ func TestRegistryRefreshReplaceAndExpire(t *testing.T) {
 		t.Fatalf("refresh = %+v, replaced %q; want same registered_at, later last_seen", refreshed, replaced)
 	}
 	clk.advance(20 * time.Second) // 40s after the first registration, 20s after the refresh
-	if got := names(r.Live()); !slices.Equal(got, []string{"star"}) {
-		t.Fatalf("live = %v: a refreshed registration expired", got)
+	if got := r.All(); len(got) != 1 || got[0].Stale {
+		t.Fatalf("registrations = %+v: a refreshed registration went stale", got)
 	}
 	moved, replaced := r.Register("star", "http://10.0.0.2:8101/Services/SellerService")
 	if replaced != "http://10.0.0.1:8101/Services/SellerService" || !moved.RegisteredAt.Equal(clk.now()) {
 		t.Fatalf("replace = %+v, replaced %q", moved, replaced)
 	}
 	r.Register("sky", "http://10.0.0.3:8101/Services/SellerService")
-	if got := names(r.Live()); !slices.Equal(got, []string{"sky", "star"}) {
-		t.Fatalf("live = %v, want [sky star]", got)
+	if got := names(r.All()); !slices.Equal(got, []string{"sky", "star"}) {
+		t.Fatalf("registrations = %v, want [sky star]", got)
 	}
 	clk.advance(30 * time.Second)
-	if got := r.Live(); len(got) != 0 || r.Len() != 0 {
-		t.Fatalf("live after the TTL = %v, want none", names(got))
+	got := r.All()
+	if live, stale := r.Counts(); len(got) != 2 || !got[0].Stale || !got[1].Stale || live != 0 || stale != 2 {
+		t.Fatalf("after the TTL: %+v (live %d, stale %d); want both known and stale", got, live, stale)
+	}
+	// A stale alliance comes back fresh when its delegate registers again.
+	back, replaced := r.Register("star", "http://10.0.0.2:8101/Services/SellerService")
+	if replaced != "" || back.Stale || !back.RegisteredAt.Equal(moved.RegisteredAt) {
+		t.Fatalf("refresh of a stale registration = %+v, replaced %q", back, replaced)
+	}
+	if live, stale := r.Counts(); live != 1 || stale != 1 {
+		t.Fatalf("live %d, stale %d after star came back; want 1 and 1", live, stale)
 	}
 }
 
@@ -75,7 +84,7 @@ func TestRegistryRemoveByHost(t *testing.T) {
 	if got := names(r.RemoveByHost(net.ParseIP("::1"))); !slices.Equal(got, []string{"d", "e"}) {
 		t.Errorf("removed %v, want [d e] (localhost is loopback)", got)
 	}
-	if got := names(r.Live()); !slices.Equal(got, []string{"c"}) {
+	if got := names(r.All()); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("left %v, want [c]", got)
 	}
 	if _, ok := r.Remove("c"); !ok {

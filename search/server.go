@@ -76,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
 	}
-	s.metrics = newMetrics(s.reg.Len)
+	s.metrics = newMetrics(s.reg.Counts)
 	s.handler = s.routes()
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"context"
 	"net/http"
 	"slices"
@@ -38,11 +39,13 @@ func TestSearchMergesAlliancesOverSOAP(t *testing.T) {
 	}
 }
 
-func TestSearchWithoutRegistrationsIsEmptyAndComplete(t *testing.T) {
+// With no alliance known there is nothing to search: 503, never an empty "complete" list.
+func TestSearchWithoutRegistrationsIs503(t *testing.T) {
 	ts := startSearch(t, Config{})
-	a := ts.search(t, query)
-	if len(a.Trips) != 0 || a.Trips == nil || a.Alliances == nil || !a.Complete {
-		t.Errorf("answer = %+v", a)
+	code, b := do(t, http.MethodGet, ts.URL+"/Services/FlightsSearch/flight?"+query, "")
+	var e ErrorBody
+	if code != http.StatusServiceUnavailable || json.Unmarshal(b, &e) != nil || !strings.Contains(e.Error, "no alliance") {
+		t.Fatalf("search with no alliance known: %d %s, want 503 with an error", code, b)
 	}
 }
 
@@ -109,31 +112,40 @@ func TestSearchUnreachableDelegateIsIncomplete(t *testing.T) {
 	}
 }
 
-func TestRegistrationExpiresUnlessRefreshed(t *testing.T) {
+// An alliance whose delegate stops refreshing goes stale: it stays in every answer, incomplete,
+// with an error saying since when it is silent, and is no longer asked; it comes back complete
+// when its delegate registers again.
+func TestStaleAllianceIsReportedNotDropped(t *testing.T) {
 	kept := startDelegate(t, answer(starTrips))
-	dropped := startDelegate(t, answer(skyTrips))
-	dropped.srv.Close() // its machine died: it neither answers nor re-registers
+	silent := startDelegate(t, answer(skyTrips))
 	ts := startSearch(t, Config{RegistrationTTL: 400 * time.Millisecond})
 	ts.register(t, "kept", kept.URI)
-	ts.register(t, "dropped", dropped.URI)
-
-	// Until the TTL runs out the dead alliance is still asked, and reported as not answering.
-	a := ts.search(t, query)
-	if st, ok := status(a, "dropped"); !ok || st.Complete || a.Complete {
-		t.Fatalf("before expiry: complete=%v dropped=%+v (found %v)", a.Complete, st, ok)
+	ts.register(t, "silent", silent.URI)
+	if a := ts.search(t, query); !a.Complete {
+		t.Fatalf("before the TTL: %+v", a.Alliances)
 	}
-	eventually(t, 5*time.Second, "the unrefreshed registration did not expire", func() bool {
+	lastSeen := ts.list(t).Registrations[1].LastSeen
+	eventually(t, 5*time.Second, "the unrefreshed registration did not go stale", func() bool {
 		ts.register(t, "kept", kept.URI) // the live delegate keeps refreshing
-		l := ts.list(t)
-		return len(l.Registrations) == 1
+		l := ts.list(t).Registrations
+		return len(l) == 2 && !l[0].Stale && l[1].Stale
 	})
-	l := ts.list(t)
-	if l.Registrations[0].Name != "kept" || l.TTLSeconds != 0.4 {
-		t.Fatalf("listing = %+v", l)
+	calls := silent.calls.Load()
+	a := ts.search(t, query)
+	st, ok := status(a, "silent")
+	since := lastSeen.UTC().Format(time.RFC3339)
+	if !ok || st.Complete || a.Complete || !strings.Contains(st.Error, "silent since "+since) {
+		t.Fatalf("stale alliance: complete=%v status=%+v (found %v), want incomplete, silent since %s", a.Complete, st, ok, since)
 	}
-	a = ts.search(t, query)
-	if _, ok := status(a, "dropped"); ok || !a.Complete {
-		t.Errorf("after expiry: complete=%v alliances=%+v", a.Complete, a.Alliances)
+	if got := flightsOf(a); !slices.Equal(got, []string{"LY007+UA220", "LY001"}) {
+		t.Errorf("trips = %v, want the live alliance's", got)
+	}
+	if silent.calls.Load() != calls {
+		t.Error("a stale alliance's delegate was asked")
+	}
+	ts.register(t, "silent", silent.URI)
+	if a := ts.search(t, query); !a.Complete || len(a.Alliances) != 2 {
+		t.Fatalf("after the silent delegate registered again: %+v", a.Alliances)
 	}
 }
 
@@ -202,7 +214,6 @@ func TestClientsAreCachedPerURI(t *testing.T) {
 		t.Errorf("5 searches: %d calls, %d WSDL fetches; want 5 and 1 (one cached client)", star.calls.Load(), star.wsdlGets.Load())
 	}
 	do(t, http.MethodPut, ts.URL+"/Services/FlightsSearchReg/Unregister?cluster=star", "")
-	ts.search(t, query)
 	if n := ts.clients.len(); n != 0 {
 		t.Errorf("%d clients cached after the only registration was removed", n)
 	}
