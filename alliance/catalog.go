@@ -2,6 +2,8 @@ package alliance
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,7 +58,7 @@ func (c *catalog) follow(ctx context.Context, tree *coord.Tree, dir string) {
 func (c *catalog) list() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return sortedKeys(c.sellers)
+	return slices.Sorted(maps.Keys(c.sellers))
 }
 
 func (c *catalog) isListed() bool {

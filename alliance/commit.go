@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -71,7 +72,7 @@ func (m *Machine) publish(ctx context.Context) error {
 	if string(value) != string(m.published.entry) {
 		ops = append(ops, coord.OpSet(m.keys.machine(m.cfg.Name), value))
 	}
-	for _, s := range sortedKeys(want) {
+	for _, s := range slices.Sorted(maps.Keys(want)) {
 		key := m.keys.sellerHolder(s, m.cfg.Name)
 		old, had := m.published.roles[s]
 		switch {
@@ -81,7 +82,7 @@ func (m *Machine) publish(ctx context.Context) error {
 			ops = append(ops, coord.OpSet(key, []byte(want[s])))
 		}
 	}
-	for _, s := range sortedKeys(m.published.roles) {
+	for _, s := range slices.Sorted(maps.Keys(m.published.roles)) {
 		if _, keep := want[s]; !keep {
 			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(s, m.cfg.Name)))
 		}

@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/flight/flightfile"
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
 	"flightalliance/soap"
@@ -59,11 +62,11 @@ func New(cfg Config) (*Machine, error) {
 		return nil, err
 	}
 	brought := map[string]*flight.Seller{}
-	for _, code := range sortedKeys(cfg.Sellers) {
+	for _, code := range slices.Sorted(maps.Keys(cfg.Sellers)) {
 		if !flight.ValidSeller(code) {
 			return nil, fmt.Errorf("seller: %q is not a seller code", code)
 		}
-		sel, err := flight.LoadSeller(cfg.Sellers[code], code)
+		sel, err := flightfile.LoadSeller(cfg.Sellers[code], code)
 		if err != nil {
 			return nil, fmt.Errorf("seller %s: %w", code, err)
 		}
@@ -181,7 +184,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	run(m.roundLoop)
 	run(m.keepRegistered)
 	run(m.delegateLoop)
-	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", sortedKeys(m.cfg.Sellers))
+	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", slices.Sorted(maps.Keys(m.cfg.Sellers)))
 
 	select {
 	case <-ctx.Done():
@@ -462,5 +465,5 @@ func (m *Machine) knownSellers() []string {
 		set[s] = true
 	}
 	m.view.mu.RUnlock()
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }

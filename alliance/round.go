@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -181,7 +182,7 @@ func (m *Machine) fetchAll(ctx context.Context, plan placement.Result, holdings 
 func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
 	sources := []string{t.From}
 	version := holdings[t.From].Versions[t.Seller]
-	for _, name := range sortedKeys(holdings) {
+	for _, name := range slices.Sorted(maps.Keys(holdings)) {
 		h := holdings[name]
 		if name == t.From || name == t.To || h.Versions[t.Seller] != version {
 			continue

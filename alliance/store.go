@@ -2,6 +2,7 @@ package alliance
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -202,5 +203,5 @@ func (s *store) isJoining() bool {
 func (s *store) broughtCodes() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedKeys(s.brought)
+	return slices.Sorted(maps.Keys(s.brought))
 }

@@ -3,8 +3,8 @@ package alliance
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -125,7 +125,7 @@ func (v *view) apply(ev coord.Event) {
 // seller's data version changed.
 func (v *view) refreshHoldersLocked() (versionChanged bool) {
 	holders := map[string][]string{}
-	for _, name := range sortedKeys(v.machines) {
+	for _, name := range slices.Sorted(maps.Keys(v.machines)) {
 		e := v.machines[name]
 		for _, s := range e.Primaries {
 			holders[s] = append([]string{name}, holders[s]...)
@@ -187,7 +187,7 @@ func (v *view) membership() int64 {
 func (v *view) delegate() string {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	names := sortedKeys(v.machines)
+	names := slices.Sorted(maps.Keys(v.machines))
 	if len(names) == 0 {
 		return ""
 	}
@@ -199,7 +199,7 @@ func (v *view) entries() []machineEntry {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	out := make([]machineEntry, 0, len(v.machines))
-	for _, name := range sortedKeys(v.machines) {
+	for _, name := range slices.Sorted(maps.Keys(v.machines)) {
 		out = append(out, v.machines[name])
 	}
 	return out
@@ -227,14 +227,14 @@ func (v *view) candidates(seller string) []string {
 			out = append(out, name)
 		}
 	}
-	for _, name := range sortedKeys(v.machines) {
+	for _, name := range slices.Sorted(maps.Keys(v.machines)) {
 		for _, s := range v.machines[name].Primaries {
 			if s == seller {
 				add(name)
 			}
 		}
 	}
-	for _, name := range sortedKeys(v.machines) {
+	for _, name := range slices.Sorted(maps.Keys(v.machines)) {
 		for _, s := range v.machines[name].Backups {
 			if s == seller {
 				add(name)
@@ -244,7 +244,7 @@ func (v *view) candidates(seller string) []string {
 	for _, name := range v.lastHolders[seller] {
 		add(name)
 	}
-	for _, name := range sortedKeys(v.machines) {
+	for _, name := range slices.Sorted(maps.Keys(v.machines)) {
 		if slices.Contains(v.machines[name].Brings, seller) {
 			add(name) // a joiner whose round has not committed yet
 		}
@@ -262,13 +262,4 @@ func (v *view) heldByOthers(seller, self string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/flight/flightfile"
 	"flightalliance/soap"
 )
 
@@ -115,7 +117,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	t.Helper()
 	dir := t.TempDir()
 	all := slices.Clone(spareSellers)
-	for _, m := range sortedKeys(sellersOf) {
+	for _, m := range slices.Sorted(maps.Keys(sellersOf)) {
 		all = append(all, sellersOf[m]...)
 	}
 	perDay, days := cmp.Or(opts.perDay, 60), cmp.Or(opts.days, 2)
@@ -123,7 +125,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := flight.WriteDir(filepath.Join(dir, "data"), data); err != nil {
+	if err := flightfile.WriteDir(filepath.Join(dir, "data"), data); err != nil {
 		t.Fatal(err)
 	}
 	var net *faultNet
@@ -133,7 +135,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
 		active: map[string]bool{}, search: opts.search, net: net}
 	var peers []string
-	for _, n := range sortedKeys(sellersOf) {
+	for _, n := range slices.Sorted(maps.Keys(sellersOf)) {
 		m := a.newMachine(n, sellersOf[n], slices.Clone(opts.extra))
 		peers = append(peers, n+"=http://"+m.advertisedPeer())
 	}
@@ -259,7 +261,7 @@ func (a *testAlliance) live() []string {
 }
 
 // sellers lists every seller brought into the alliance so far.
-func (a *testAlliance) sellers() []string { return sortedKeys(a.active) }
+func (a *testAlliance) sellers() []string { return slices.Sorted(maps.Keys(a.active)) }
 
 // activeData is the flight data of the alliance's sellers: what its answers must reflect.
 func (a *testAlliance) activeData() map[string][]flight.Flight {
@@ -328,7 +330,7 @@ func (a *testAlliance) readTree(ctx context.Context) (treeState, error) {
 // checkInvariants checks DESIGN.md's placement invariants 1, 2 and the agreement of the machine
 // entries with the seller entries, for the given live machines and sellers.
 func checkInvariants(st treeState, live, sellers []string) error {
-	if got := sortedKeys(st.machines); !slices.Equal(got, live) {
+	if got := slices.Sorted(maps.Keys(st.machines)); !slices.Equal(got, live) {
 		return fmt.Errorf("machines in the tree %v, want the live ones %v", got, live)
 	}
 	primaries, backups := map[string]int{}, map[string]int{}
@@ -435,7 +437,7 @@ func (a *testAlliance) delegate() string {
 			agreed = st.Delegate
 		}
 		if len(seen) != 1 || agreed == "" {
-			return fmt.Errorf("delegates seen: %v", sortedKeys(seen))
+			return fmt.Errorf("delegates seen: %v", slices.Sorted(maps.Keys(seen)))
 		}
 		if !slices.Contains(a.live(), agreed) {
 			return fmt.Errorf("the machines agree on %s, which is down (its lease has not expired yet)", agreed)

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/search"
 )
 
 // chaosOutcome is what one search during the chaos run came to.
@@ -121,7 +123,7 @@ func TestChaos(t *testing.T) {
 		// counts as unhealthy until it is back in the alliance (it answers /status and has
 		// completed a round): the alliance is meant to survive two faulty machines of five, and
 		// one still catching up is not healthy yet.
-		for _, n := range sortedKeys(unhealthy) {
+		for _, n := range slices.Sorted(maps.Keys(unhealthy)) {
 			if unhealthy[n] == "recovering" {
 				if st, err := a.status(n); err == nil && !st.Joining {
 					delete(unhealthy, n)
@@ -173,7 +175,7 @@ func TestChaos(t *testing.T) {
 	loadDone.Wait() // the sender and every search it started
 
 	// Heal everything; the alliance must settle with every seller searchable.
-	for _, n := range sortedKeys(unhealthy) {
+	for _, n := range slices.Sorted(maps.Keys(unhealthy)) {
 		switch unhealthy[n] { // "recovering" needs nothing more
 		case "kill":
 			a.restart(n)
@@ -197,7 +199,7 @@ func TestChaos(t *testing.T) {
 // classify runs one search and compares it with the reference.
 func classify(base string, q query, want []string) chaosAnswer {
 	at := time.Now()
-	var ans searchAnswer
+	var ans search.Answer
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := getJSON(ctx, searchURL(base, q), &ans); err != nil {
@@ -206,7 +208,7 @@ func classify(base string, q query, want []string) chaosAnswer {
 	if !ans.Complete {
 		return chaosAnswer{at: at, outcome: answerIncomplete, detail: fmt.Sprintf("%+v", ans.Alliances)}
 	}
-	if got := ans.rendered(); !slices.Equal(got, want) {
+	if got := renderedTrips(ans); !slices.Equal(got, want) {
 		return chaosAnswer{at: at, outcome: answerWrong, detail: fmt.Sprintf("%v: %d trips, want %d", q, len(got), len(want))}
 	}
 	return chaosAnswer{at: at, outcome: answerComplete}
@@ -256,7 +258,7 @@ func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
 		}
 		outage[f.kind] = append(outage[f.kind], last)
 	}
-	for _, kind := range sortedKeys(outage) {
+	for _, kind := range slices.Sorted(maps.Keys(outage)) {
 		d := outage[kind]
 		slices.Sort(d)
 		t.Logf("after %-18s ×%d: incomplete answers %d; answers complete again after p50 %v, max %v",

@@ -3,6 +3,7 @@ package integration
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ func referenceAcross(alliances []map[string][]flight.Flight, q query, minConn ti
 
 func bruteForce(data map[string][]flight.Flight, q query, minConn time.Duration) []refTrip {
 	var all []flight.Flight
-	for _, s := range sortedKeys(data) {
+	for _, s := range slices.Sorted(maps.Keys(data)) {
 		if len(q.sellers) == 0 || slices.Contains(q.sellers, s) {
 			all = append(all, data[s]...)
 		}
@@ -132,7 +133,7 @@ func queriesByLoad(data map[string][]flight.Flight, n, lo, hi int) []query {
 	count := map[[2]string]int{}
 	bySrc := map[string][]flight.Flight{}
 	var day []flight.Flight
-	for _, s := range sortedKeys(data) {
+	for _, s := range slices.Sorted(maps.Keys(data)) {
 		for _, f := range data[s] {
 			if flight.DateOf(f.Departure) == testDate {
 				day = append(day, f)

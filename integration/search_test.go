@@ -12,29 +12,14 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/search"
 )
 
-// searchAnswer is the part of the REST answer the tests read (API.md).
-type searchAnswer struct {
-	Trips []struct {
-		Price string `json:"price"`
-		Legs  []struct {
-			Flight   string `json:"flight"`
-			Alliance string `json:"alliance"`
-		} `json:"legs"`
-	} `json:"trips"`
-	Complete  bool `json:"complete"`
-	Alliances []struct {
-		Name           string   `json:"name"`
-		Complete       bool     `json:"complete"`
-		MissingSellers []string `json:"missing_sellers"`
-		Error          string   `json:"error"`
-	} `json:"alliances"`
-}
-
-func (s searchAnswer) rendered() []string {
-	out := make([]string, len(s.Trips))
-	for i, t := range s.Trips {
+// renderedTrips writes each trip of a search answer as "price FLIGHT>FLIGHT", the form the
+// reference computes.
+func renderedTrips(a search.Answer) []string {
+	out := make([]string, len(a.Trips))
+	for i, t := range a.Trips {
 		names := make([]string, len(t.Legs))
 		for j, l := range t.Legs {
 			names[j] = l.Flight
@@ -59,7 +44,7 @@ func checkSearch(base string, alliances []*testAlliance, queries []query) error 
 		datas = append(datas, a.activeData())
 	}
 	for _, q := range queries {
-		var ans searchAnswer
+		var ans search.Answer
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := getJSON(ctx, searchURL(base, q), &ans)
 		cancel()
@@ -70,7 +55,7 @@ func checkSearch(base string, alliances []*testAlliance, queries []query) error 
 			return fmt.Errorf("%v: complete=%v alliances=%+v", q, ans.Complete, ans.Alliances)
 		}
 		want := referenceAcross(datas, q, 30*time.Minute)
-		if got := ans.rendered(); !slices.Equal(got, want) {
+		if got := renderedTrips(ans); !slices.Equal(got, want) {
 			return fmt.Errorf("%v: got %d trips %v…, want %d trips %v…", q, len(got), head(got), len(want), head(want))
 		}
 	}
@@ -106,12 +91,12 @@ func TestSearchAcrossAlliances(t *testing.T) {
 		if err != nil {
 			t.Fatalf("flights search --json: %v", err)
 		}
-		var ans searchAnswer
+		var ans search.Answer
 		if err := json.Unmarshal(out, &ans); err != nil {
 			t.Fatalf("flights search --json printed %q: %v", head([]string{string(out)}), err)
 		}
 		want := referenceAcross([]map[string][]flight.Flight{star.activeData(), sky.activeData()}, q, 30*time.Minute)
-		if got := ans.rendered(); !ans.Complete || !slices.Equal(got, want) {
+		if got := renderedTrips(ans); !ans.Complete || !slices.Equal(got, want) {
 			t.Fatalf("flights search: complete=%v, %d trips, want %d", ans.Complete, len(got), len(want))
 		}
 		table, err := exec.Command(binDir+"/flights", "search", "--server", base, "--from", q.src, "--to", q.dst,

@@ -3,35 +3,22 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/internal/nodetest"
 )
 
 // TestThirdPartyWSDLClient asks a real airline server for trips with the npm soap package, which
 // knows nothing of this project but the WSDL the server publishes at ?wsdl.
 func TestThirdPartyWSDLClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: this test drives the airline server with the npm soap package (%v)", err)
-	}
 	dir := filepath.Join("testdata", "wsdlclient")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			t.Fatalf("npm is not installed: needed once to install %s/node_modules (%v)", dir, err)
-		}
-		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
+	node := nodetest.Node(ctx, t, dir)
 
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}})
 	a.waitSettled(90 * time.Second)

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
+
+	"flightalliance/internal/nodetest"
 )
 
 // TestNodeSoapClient has an independent, WSDL-driven toolkit — the npm soap package, pinned in
@@ -18,24 +19,10 @@ import (
 //
 // It needs node and npm (CI has them) and fails, rather than skips, without them.
 func TestNodeSoapClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: this test runs the npm soap package against the server (%v)", err)
-	}
 	dir := filepath.Join("testdata", "nodeclient")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			t.Fatalf("npm is not installed: needed once to install %s/node_modules (%v)", dir, err)
-		}
-		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
+	node := nodetest.Node(ctx, t, dir)
 
 	s := startServer(t, serverOps{
 		byDst: func(_ context.Context, req *RelevantByDstRequest) (*RelevantFlightsResponse, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -91,29 +90,14 @@ func parseCSV(r io.Reader, name, want string) ([]Flight, error) {
 	return flights, nil
 }
 
-// LoadFile reads the flight file at path with ParseCSV; errors name the path.
-func LoadFile(path string) ([]Flight, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("load flights: %w", err)
+// ReadSeller reads a whole flight file with ParseCSV and builds the Seller code from it. Every
+// row must name that seller: a file given as LY=data/UA.csv is refused at the first row. name is
+// used only in error messages.
+func ReadSeller(r io.Reader, name, code string) (*Seller, error) {
+	if err := CheckSeller(code); err != nil {
+		return nil, fmt.Errorf("read seller from %s: %w", name, err)
 	}
-	defer f.Close()
-	return ParseCSV(f, path)
-}
-
-// LoadSeller reads the flight file at path and builds the Seller code from it. Every row must
-// name that seller: a file given as LY=data/UA.csv is refused at the first row.
-func LoadSeller(path, code string) (*Seller, error) {
-	if !ValidSeller(code) {
-		return nil, fmt.Errorf("load seller from %s: %w", path,
-			fieldErrorf("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", code))
-	}
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("load seller %s: %w", code, err)
-	}
-	defer file.Close()
-	flights, err := parseCSV(file, path, code)
+	flights, err := parseCSV(r, name, code)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package flight
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -112,25 +110,16 @@ func TestCSVRoundTrip(t *testing.T) {
 	})
 }
 
-func TestLoadSeller(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "LY.csv")
+func TestReadSeller(t *testing.T) {
 	in := header + "LY001,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,512.00,180\n"
-	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadSeller(path, "LY")
+	s, err := ReadSeller(strings.NewReader(in), "LY.csv", "LY")
 	if err != nil || s.Code() != "LY" || s.Len() != 1 {
-		t.Fatalf("LoadSeller = %v, %v", s, err)
+		t.Fatalf("ReadSeller = %v, %v", s, err)
 	}
-	if _, err := LoadSeller(path, "UA"); err == nil || !strings.HasPrefix(err.Error(), path+":2: seller: LY is not the expected seller UA") {
-		t.Errorf("LoadSeller with the wrong code: %v", err)
+	if _, err := ReadSeller(strings.NewReader(in), "LY.csv", "UA"); err == nil || !strings.HasPrefix(err.Error(), "LY.csv:2: seller: LY is not the expected seller UA") {
+		t.Errorf("ReadSeller with the wrong code: %v", err)
 	}
-	if _, err := LoadSeller(path, "u"); err == nil || !errors.Is(err, ErrInvalid) {
-		t.Errorf("LoadSeller with a bad code: %v", err)
-	}
-	missing := filepath.Join(dir, "none.csv")
-	if _, err := LoadFile(missing); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
-		t.Errorf("LoadFile(missing) = %v; want a not-exist error naming the path", err)
+	if _, err := ReadSeller(strings.NewReader(in), "LY.csv", "u"); err == nil || !errors.Is(err, ErrInvalid) {
+		t.Errorf("ReadSeller with a bad code: %v", err)
 	}
 }

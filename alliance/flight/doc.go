@@ -3,9 +3,9 @@
 // that indexes one seller's flights by (airport, UTC date) and pages them out for replication, and
 // a deterministic generator of realistic schedules between real airports.
 //
-// It is pure: no clock, no network, no randomness except the seeded generator, and no I/O except
-// the functions that are handed an io.Reader, an io.Writer or a path (ParseCSV, WriteCSV, LoadFile,
-// LoadSeller, WriteDir). It must not know about machines, placement, etcd or SOAP: the alliance
-// moves Sellers around; this package only guarantees that what it holds is valid and that a
-// Seller's Version names its content exactly.
+// It is pure: no clock, no network, no files, no randomness except the seeded generator, and no
+// I/O except through the io.Reader or io.Writer a caller hands in (ParseCSV, ReadSeller,
+// WriteCSV); files on disk are alliance/flight/flightfile's. It must not know about machines,
+// placement, etcd or SOAP: the alliance moves Sellers around; this package only guarantees that
+// what it holds is valid and that a Seller's Version names its content exactly.
 package flight

@@ -31,6 +31,14 @@ func ValidIATA(code string) bool {
 // (<code>.csv), so the rule also keeps it a safe file name.
 func ValidSeller(code string) bool { return upperAlnum(code, 2, 8) }
 
+// CheckSeller is ValidSeller as an error: a *FieldError naming code, or nil.
+func CheckSeller(code string) error {
+	if !ValidSeller(code) {
+		return fieldErrorf("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", code)
+	}
+	return nil
+}
+
 // ValidFlightNumber reports whether number is a flight number: 1 to 16 characters, each an
 // upper-case ASCII letter or a digit ("LY001").
 func ValidFlightNumber(number string) bool { return upperAlnum(number, 1, 16) }

@@ -6,8 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -183,49 +181,4 @@ func seatsLeft(rng *rand.Rand, km float64) int {
 		capacity = 240
 	}
 	return rng.IntN(capacity + 1)
-}
-
-// WriteDir writes each seller's flights to dir/<SELLER>.csv (creating dir if needed), sellers in
-// sorted order. Each file appears whole or not at all: it is written aside and renamed.
-func WriteDir(dir string, data map[string][]Flight) error {
-	codes := make([]string, 0, len(data))
-	for code := range data {
-		if !ValidSeller(code) {
-			return fmt.Errorf("write flights to %s: %w", dir, fieldErrorf("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", code))
-		}
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write flights: %w", err)
-	}
-	for _, code := range codes {
-		if err := writeFile(filepath.Join(dir, code+".csv"), data[code]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeFile(path string, flights []Flight) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write flights: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write flights: %w", err)
-	}
-	if err := WriteCSV(tmp, flights); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write flights: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write flights: %w", err)
-	}
-	return nil
 }

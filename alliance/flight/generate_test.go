@@ -4,8 +4,6 @@ import (
 	"errors"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -143,36 +141,5 @@ func TestGenerateRefusesBadConfig(t *testing.T) {
 		if _, err := Generate(cfg); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Generate(%+v) = %v; want ErrInvalid", cfg, err)
 		}
-	}
-}
-
-func TestWriteDirLoadsBack(t *testing.T) {
-	data, err := Generate(GenerateConfig{Sellers: []string{"LY", "UA"}, From: testDay, Days: 2, PerDay: 25, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "data")
-	if err := WriteDir(dir, data); err != nil {
-		t.Fatal(err)
-	}
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if !slices.Equal(names, []string{"LY.csv", "UA.csv"}) {
-		t.Fatalf("WriteDir wrote %v", names)
-	}
-	for code, flights := range data {
-		s, err := LoadSeller(filepath.Join(dir, code+".csv"), code)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Version() != mustSeller(t, code, flights).Version() {
-			t.Errorf("%s.csv does not load back to the generated flights", code)
-		}
-	}
-	if err := WriteDir(dir, map[string][]Flight{"../X": nil}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("WriteDir with a path as seller code: %v; want ErrInvalid", err)
 	}
 }

@@ -29,8 +29,8 @@ type dayKey struct {
 // flight numbers unique) and indexes them. It keeps its own copy, with times in UTC; the caller
 // may reuse the slice.
 func NewSeller(code string, flights []Flight) (*Seller, error) {
-	if !ValidSeller(code) {
-		return nil, fmt.Errorf("new seller: %w", fieldErrorf("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", code))
+	if err := CheckSeller(code); err != nil {
+		return nil, fmt.Errorf("new seller: %w", err)
 	}
 	own := make([]Flight, len(flights))
 	for i, f := range flights {

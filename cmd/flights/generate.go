@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/flight/flightfile"
 	"flightalliance/search"
 )
 
@@ -57,7 +58,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flights generate: %v\n", err)
 		return exitUsage
 	}
-	if err := flight.WriteDir(*out, data); err != nil {
+	if err := flightfile.WriteDir(*out, data); err != nil {
 		fmt.Fprintf(stderr, "flights generate: %v\n", err)
 		return exitUsage
 	}
