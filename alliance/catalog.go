@@ -1,11 +1,9 @@
 package alliance
 
 import (
-	"context"
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"flightalliance/coord"
 )
@@ -21,46 +19,32 @@ type catalog struct {
 
 func newCatalog() *catalog { return &catalog{sellers: map[string]bool{}} }
 
-func (c *catalog) follow(ctx context.Context, tree *coord.Tree, dir string) {
-	for attempt := 0; ctx.Err() == nil; attempt++ {
-		children, rev, err := tree.ChildrenData(ctx, dir, 0)
-		if err == nil {
-			c.mu.Lock()
-			for _, ch := range children {
-				c.sellers[ch.Name] = true
-			}
-			c.listed = true
-			c.mu.Unlock()
-			for ev := range tree.Watch(ctx, dir, coord.WatchOptions{Children: true, FromRevision: rev + 1}) {
-				c.mu.Lock()
-				switch ev.Type {
-				case coord.EventCreated, coord.EventChanged:
-					c.sellers[ev.Name] = true
-				case coord.EventDeleted:
-					delete(c.sellers, ev.Name)
-				case coord.EventResync:
-					c.sellers = map[string]bool{}
-					for _, ch := range ev.Children {
-						c.sellers[ch.Name] = true
-					}
-				}
-				c.mu.Unlock()
-			}
-			return
+// apply folds one event of the catalog folder (see follow) into the set.
+func (c *catalog) apply(ev coord.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch ev.Type {
+	case coord.EventCreated, coord.EventChanged:
+		c.sellers[ev.Name] = true
+	case coord.EventDeleted:
+		delete(c.sellers, ev.Name)
+	case coord.EventResync:
+		c.sellers = map[string]bool{}
+		for _, ch := range ev.Children {
+			c.sellers[ch.Name] = true
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(backoff(attempt)):
-		}
+		c.listed = true
 	}
 }
 
+// list returns the sellers of the catalog, sorted.
 func (c *catalog) list() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return slices.Sorted(maps.Keys(c.sellers))
 }
 
+// isListed reports whether the catalog has been listed at least once.
 func (c *catalog) isListed() bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()

@@ -121,17 +121,6 @@ func (m *Machine) resyncPublishedLocked(ctx context.Context) {
 	m.published.roles = roles
 }
 
-// recordCatalog makes sure the alliance remembers the sellers this machine brought, so that a
-// seller whose every copy is later lost is reported missing rather than forgotten.
-func (m *Machine) recordCatalog(ctx context.Context) error {
-	for _, s := range m.store.broughtCodes() {
-		if _, err := m.tree.Create(ctx, m.keys.catalogEntry(s), nil); err != nil && !errors.Is(err, coord.ErrNodeExists) {
-			return fmt.Errorf("catalog entry of seller %s: %w", s, err)
-		}
-	}
-	return nil
-}
-
 // entry is this machine's entry as it should read now.
 func (m *Machine) entry() machineEntry {
 	h := m.store.holding(m.cfg.Name, m.leaving.Load(), nil)
@@ -146,7 +135,7 @@ func (m *Machine) entry() machineEntry {
 		Backups:   h.Backups,
 		Versions:  versions,
 		Leaving:   h.Leaving,
-		Epoch:     m.retries.Load(),
+		Epoch:     m.roundEpoch.Load(),
 		Brings:    h.Brings,
 	}
 }

@@ -3,6 +3,8 @@ package alliance
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"flightalliance/alliance/flight"
@@ -75,4 +77,49 @@ func (m *Machine) fetchSeller(ctx context.Context, from, seller string, role pla
 		cursor = page.NextCursor
 	}
 	return asm.Seller()
+}
+
+// fetchAll fetches every copy the plan gives this machine. A source that does not answer is
+// retried, then the seller's other holder in the snapshot is tried; the round is abandoned only
+// when the membership moves on (a dead source's lease expires) or ctx ends.
+func (m *Machine) fetchAll(ctx context.Context, plan placement.Result, holdings map[string]holding) (map[string]*flight.Seller, error) {
+	fetched := map[string]*flight.Seller{}
+	for _, t := range plan.Transfers {
+		if t.To != m.cfg.Name {
+			continue
+		}
+		sources := sourcesFor(t, holdings)
+		err := retry(ctx, func(attempt int) error {
+			from := sources[attempt%len(sources)]
+			sel, err := m.fetchSeller(ctx, from, t.Seller, t.Role)
+			if err != nil {
+				m.log.Warn("fetch failed; retrying", "seller", t.Seller, "role", t.Role, "from", from, "attempt", attempt+1, "err", err)
+				return err
+			}
+			fetched[t.Seller] = sel
+			m.log.Info("fetched seller", "seller", t.Seller, "role", t.Role, "from", from, "flights", sel.Len(), "version", sel.Version())
+			return nil
+		})
+		if err != nil {
+			return nil, context.Cause(ctx)
+		}
+	}
+	return fetched, nil
+}
+
+// sourcesFor lists who can send a transfer's copy: the planner's source first, then any other
+// participant that held or brought the same version of the seller in the snapshot.
+func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
+	sources := []string{t.From}
+	version := holdings[t.From].Versions[t.Seller]
+	for _, name := range slices.Sorted(maps.Keys(holdings)) {
+		h := holdings[name]
+		if name == t.From || name == t.To || h.Versions[t.Seller] != version {
+			continue
+		}
+		if slices.Contains(h.Primaries, t.Seller) || slices.Contains(h.Backups, t.Seller) || slices.Contains(h.Brings, t.Seller) {
+			sources = append(sources, name)
+		}
+	}
+	return sources
 }

@@ -2,7 +2,6 @@ package alliance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,9 +9,9 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"flightalliance/alliance/flight"
@@ -45,8 +44,8 @@ type Machine struct {
 		entry []byte
 		roles map[string]placement.Role
 	}
-	republish atomic.Bool
-	retries   atomic.Int64 // bumps the entry's epoch to ask for a new round
+	republish  atomic.Bool
+	roundEpoch atomic.Int64 // the entry's epoch: bumped to ask every machine for a new round
 
 	roundMu sync.Mutex
 	round   roundStatus
@@ -125,14 +124,12 @@ func (m *Machine) Run(ctx context.Context) error {
 			// try again. Only a machine that never started gives up on other errors, after a few
 			// attempts, so that a wrong command line fails visibly.
 			if !started && failures >= startAttempts && !errors.Is(err, coord.ErrStartTimeout) &&
-				!strings.Contains(err.Error(), "address already in use") {
+				!errors.Is(err, syscall.EADDRINUSE) {
 				return fmt.Errorf("etcd member: %w", err)
 			}
 			m.log.Warn("starting the etcd member failed; retrying", "attempt", failures, "err", err)
-			select {
-			case <-ctx.Done():
+			if !waitBackoff(ctx, failures+3) {
 				return nil
-			case <-time.After(backoff(failures + 3)):
 			}
 			continue
 		}
@@ -167,12 +164,12 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
-	run(func(ctx context.Context) { m.view.follow(ctx, m.tree, m.keys.machines()) })
-	run(func(ctx context.Context) { m.catalog.follow(ctx, m.tree, m.keys.catalog()) })
-	registered := make(chan error, 1)
-	go func() { registered <- m.register(work) }()
+	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.machines(), m.log, m.view.apply) })
+	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.catalog(), m.log, m.catalog.apply) })
+	joined := make(chan error, 1)
+	go func() { joined <- m.joinAlliance(work) }()
 	select {
-	case err := <-registered:
+	case err := <-joined:
 		if err != nil {
 			return false, nil // work was cancelled: ctx ended or the member stopped
 		}
@@ -182,7 +179,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		return false, nil
 	}
 	run(m.roundLoop)
-	run(m.keepRegistered)
+	run(m.keepMembership)
 	run(m.delegateLoop)
 	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", slices.Sorted(maps.Keys(m.cfg.Sellers)))
 
@@ -217,253 +214,4 @@ func (m *Machine) shutdownHTTP() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = m.http.Shutdown(ctx)
-}
-
-func (m *Machine) session() *coord.Session { return m.sess.Load() }
-
-// register opens a session and creates this machine's entry, replacing the entries of an
-// earlier incarnation of the same machine (a restart before its lease expired). It retries until
-// it succeeds or ctx ends: without quorum there is nothing else to do.
-func (m *Machine) register(ctx context.Context) error {
-	for attempt := 0; ; attempt++ {
-		err := m.tryRegister(ctx)
-		if err == nil {
-			return nil
-		}
-		m.log.Warn("registering this machine in the alliance failed; retrying", "attempt", attempt+1, "err", err)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff(attempt)):
-		}
-	}
-}
-
-func (m *Machine) tryRegister(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 3*m.cfg.CallTimeout)
-	defer cancel()
-	sess, err := m.member.Load().NewSession(ctx, m.cfg.SessionTTL)
-	if err != nil {
-		return fmt.Errorf("session: %w", err)
-	}
-	if err := m.removeStaleEntries(ctx); err != nil {
-		_ = sess.Close(ctx)
-		return err
-	}
-	// The catalog first: once the machine entry exists a search may count on knowing every
-	// seller this machine brings.
-	if err := m.recordCatalog(ctx); err != nil {
-		_ = sess.Close(ctx)
-		return err
-	}
-	m.publishMu.Lock()
-	m.published.entry = nil
-	m.published.roles = map[string]placement.Role{}
-	m.publishMu.Unlock()
-	value, _ := json.Marshal(m.entry())
-	if _, err := m.tree.Create(ctx, m.keys.machine(m.cfg.Name), value, coord.Ephemeral(sess)); err != nil {
-		_ = sess.Close(ctx)
-		return fmt.Errorf("machine entry: %w", err)
-	}
-	m.publishMu.Lock()
-	m.published.entry = value
-	m.publishMu.Unlock()
-	m.sess.Store(sess)
-	return nil
-}
-
-// removeStaleEntries deletes entries an earlier incarnation of this machine left behind.
-func (m *Machine) removeStaleEntries(ctx context.Context) error {
-	var ops []coord.Op
-	if ok, _, err := m.tree.Exists(ctx, m.keys.machine(m.cfg.Name)); err != nil {
-		return err
-	} else if ok {
-		ops = append(ops, coord.OpDelete(m.keys.machine(m.cfg.Name)))
-	}
-	holders, _, err := m.tree.Descendants(ctx, m.keys.sellers())
-	if err != nil {
-		return err
-	}
-	for _, h := range holders {
-		if seller, machine, ok := strings.Cut(h.Name, "/"); ok && machine == m.cfg.Name {
-			ops = append(ops, coord.OpDelete(m.keys.sellerHolder(seller, m.cfg.Name)))
-		}
-	}
-	if len(ops) == 0 {
-		return nil
-	}
-	m.log.Info("removing entries of an earlier incarnation of this machine", "entries", len(ops))
-	_, err = m.tree.Multi(ctx, ops...)
-	return err
-}
-
-// keepRegistered re-registers this machine when its session is lost (a pause longer than its
-// lease, a partition): the alliance has repaired around it meanwhile, so it comes back as a
-// joiner bringing its own sellers, and keeps serving the copies it has until a round reassigns.
-func (m *Machine) keepRegistered(ctx context.Context) {
-	for {
-		sess := m.session()
-		select {
-		case <-ctx.Done():
-			return
-		case <-sess.Done():
-		}
-		if ctx.Err() != nil || m.leaving.Load() {
-			return // leave() closed the session on purpose
-		}
-		m.log.Warn("session lost: rejoining the alliance as a new member")
-		m.store.rejoin()
-		if err := m.register(ctx); err != nil {
-			return
-		}
-	}
-}
-
-// roundLoop runs a placement round for every membership change. A round that fails without the
-// membership moving on (an etcd timeout, a source that cannot send) would never be retried by the
-// others, so after a while this machine asks for a new round by bumping its entry's epoch.
-func (m *Machine) roundLoop(ctx context.Context) {
-	var handled int64
-	var retryAt time.Time
-	for ctx.Err() == nil {
-		changed := m.view.wait()
-		rev := m.view.membership()
-		if rev > handled && m.inView() {
-			start := time.Now()
-			out := m.runRound(ctx, rev)
-			m.recordRound(out, time.Since(start))
-			switch {
-			case out.Committed && out.Err == nil:
-				handled, retryAt = rev, time.Time{}
-			case errors.Is(out.Err, errSuperseded):
-				continue
-			default:
-				m.log.Warn("round failed", "round", rev, "committed_elsewhere", out.Committed, "err", out.Err)
-				handled, retryAt = rev, time.Now().Add(3*m.cfg.SessionTTL)
-			}
-		}
-		if m.view.takeRelisted() && m.requestRound(ctx) != nil {
-			retryAt = time.Now().Add(time.Second)
-		}
-		if !retryAt.IsZero() && time.Now().After(retryAt) {
-			switch {
-			case m.view.membership() > handled:
-				retryAt = time.Time{}
-			case m.requestRound(ctx) == nil:
-				retryAt = time.Time{}
-			default:
-				retryAt = time.Now().Add(time.Second)
-			}
-		}
-		if m.republish.Load() {
-			if err := m.publish(ctx); err == nil {
-				m.republish.Store(false)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-changed:
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// requestRound bumps this machine's entry so that every machine sees a membership change and
-// starts a new round.
-func (m *Machine) requestRound(ctx context.Context) error {
-	m.retries.Add(1)
-	if err := m.publish(ctx); err != nil {
-		m.retries.Add(-1)
-		m.log.Warn("asking for a new round failed", "err", err)
-		return err
-	}
-	m.log.Info("asked for a new round")
-	return nil
-}
-
-// inView reports whether this machine's own entry is in the view (so it is a participant).
-func (m *Machine) inView() bool {
-	_, ok := m.view.url(m.cfg.Name)
-	return ok
-}
-
-// leave hands this machine's sellers over before it exits: it announces the leave in its entry,
-// waits for the round that moves its copies to commit, then removes its entries and its etcd
-// membership. It gives up after LeaveTimeout: the backups still hold every seller.
-func (m *Machine) leave() {
-	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.LeaveTimeout)
-	defer cancel()
-	m.log.Info("leaving the alliance")
-	m.leaving.Store(true)
-	if m.othersStay() && !m.store.isJoining() {
-		if err := m.publish(ctx); err != nil {
-			m.log.Warn("announcing the leave failed", "err", err)
-		}
-		// Without quorum no round can commit: the others are going too, or this machine is cut
-		// off; either way the backups hold every seller it has.
-		for ctx.Err() == nil && !m.handedOver() && m.othersStay() && m.member.Load().Status(ctx).HasQuorum {
-			select {
-			case <-ctx.Done():
-			case <-m.view.wait():
-			case <-time.After(200 * time.Millisecond):
-			}
-		}
-		if ctx.Err() != nil {
-			m.log.Warn("leave timed out before the hand-over round committed; the backups take over")
-		}
-	} else {
-		m.log.Info("nothing to hand over (no other machine stays, or this one holds nothing yet)")
-		if m.view.delegate() == m.cfg.Name {
-			m.unregisterEverywhere(ctx)
-		}
-	}
-	if sess := m.session(); sess != nil {
-		_ = sess.Close(ctx)
-	}
-	// The etcd member leaves the cluster when others stay. When the whole alliance is shutting
-	// down it is only stopped (Run closes it): its data stays, so the same command lines start
-	// the alliance again, and no member waits for a cluster too busy shutting down to remove it.
-	if m.othersStay() {
-		memberCtx, cancelMember := context.WithTimeout(ctx, 10*time.Second)
-		defer cancelMember()
-		if err := m.member.Load().Leave(memberCtx); err != nil {
-			m.log.Warn("leaving the etcd cluster failed; stopping the member without leaving", "err", err)
-		}
-	}
-	m.log.Info("left the alliance")
-}
-
-// othersStay reports whether some other live machine is not leaving: someone to hand over to.
-func (m *Machine) othersStay() bool {
-	for _, e := range m.view.entries() {
-		if e.Name != m.cfg.Name && !e.Leaving {
-			return true
-		}
-	}
-	return false
-}
-
-// handedOver reports whether a committed round has taken every seller from this machine.
-func (m *Machine) handedOver() bool {
-	p, b := m.store.assignment()
-	return len(p) == 0 && len(b) == 0 && !m.store.isJoining()
-}
-
-// knownSellers is every seller of the alliance: in its catalog, seen held, or brought by this
-// machine, sorted.
-func (m *Machine) knownSellers() []string {
-	set := map[string]bool{}
-	for _, s := range m.store.broughtCodes() {
-		set[s] = true
-	}
-	for _, s := range m.catalog.list() {
-		set[s] = true
-	}
-	m.view.mu.RLock()
-	for s := range m.view.lastHolders {
-		set[s] = true
-	}
-	m.view.mu.RUnlock()
-	return slices.Sorted(maps.Keys(set))
 }

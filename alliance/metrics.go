@@ -69,3 +69,11 @@ func newMetrics() *metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+// boolGauge is a gauge's value for a condition: 1 while it holds.
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
-	"time"
 
-	"flightalliance/alliance/flight"
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
 )
@@ -146,55 +143,4 @@ func (m *Machine) participants(ctx context.Context, rev int64) ([]string, error)
 		names = append(names, c.Name)
 	}
 	return names, nil
-}
-
-// fetchAll fetches every copy the plan gives this machine. A source that does not answer is
-// retried, then the seller's other holder in the snapshot is tried; the round is abandoned only
-// when the membership moves on (a dead source's lease expires) or ctx ends.
-func (m *Machine) fetchAll(ctx context.Context, plan placement.Result, holdings map[string]holding) (map[string]*flight.Seller, error) {
-	fetched := map[string]*flight.Seller{}
-	for _, t := range plan.Transfers {
-		if t.To != m.cfg.Name {
-			continue
-		}
-		sources := sourcesFor(t, holdings)
-		for attempt := 0; ; attempt++ {
-			from := sources[attempt%len(sources)]
-			sel, err := m.fetchSeller(ctx, from, t.Seller, t.Role)
-			if err == nil {
-				fetched[t.Seller] = sel
-				m.log.Info("fetched seller", "seller", t.Seller, "role", t.Role, "from", from, "flights", sel.Len(), "version", sel.Version())
-				break
-			}
-			m.log.Warn("fetch failed; retrying", "seller", t.Seller, "role", t.Role, "from", from, "attempt", attempt+1, "err", err)
-			select {
-			case <-ctx.Done():
-				return nil, context.Cause(ctx)
-			case <-time.After(backoff(attempt)):
-			}
-		}
-	}
-	return fetched, nil
-}
-
-// sourcesFor lists who can send a transfer's copy: the planner's source first, then any other
-// participant that held or brought the same version of the seller in the snapshot.
-func sourcesFor(t placement.Transfer, holdings map[string]holding) []string {
-	sources := []string{t.From}
-	version := holdings[t.From].Versions[t.Seller]
-	for _, name := range slices.Sorted(maps.Keys(holdings)) {
-		h := holdings[name]
-		if name == t.From || name == t.To || h.Versions[t.Seller] != version {
-			continue
-		}
-		if slices.Contains(h.Primaries, t.Seller) || slices.Contains(h.Backups, t.Seller) || slices.Contains(h.Brings, t.Seller) {
-			sources = append(sources, name)
-		}
-	}
-	return sources
-}
-
-func backoff(attempt int) time.Duration {
-	d := 100 * time.Millisecond << min(attempt, 5)
-	return min(d, 3*time.Second)
 }

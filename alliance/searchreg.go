@@ -168,10 +168,3 @@ func (m *Machine) unregisterEverywhere(ctx context.Context) {
 		}
 	}
 }
-
-func boolGauge(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}

@@ -1,12 +1,10 @@
 package alliance
 
 import (
-	"context"
 	"log/slog"
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"flightalliance/coord"
 )
@@ -40,28 +38,7 @@ func newView(log *slog.Logger, onDataChange func()) *view {
 	}
 }
 
-// follow keeps the view up to date until ctx ends: a listing, then a watch from the revision after
-// it (the watch re-lists by itself if it ever loses its place).
-func (v *view) follow(ctx context.Context, tree *coord.Tree, dir string) {
-	for attempt := 0; ; attempt++ {
-		children, rev, err := tree.ChildrenData(ctx, dir, 0)
-		if err == nil {
-			v.apply(coord.Event{Type: coord.EventResync, Path: dir, Revision: rev, Children: children})
-			for ev := range tree.Watch(ctx, dir, coord.WatchOptions{Children: true, FromRevision: rev + 1}) {
-				v.apply(ev)
-			}
-			return
-		}
-		v.log.Warn("listing the alliance's machines failed; retrying", "err", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff(attempt)):
-		}
-	}
-}
-
-// apply folds one watch event into the view.
+// apply folds one event of the machines folder (see follow) into the view.
 func (v *view) apply(ev coord.Event) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -262,4 +239,11 @@ func (v *view) heldByOthers(seller, self string) bool {
 		}
 	}
 	return false
+}
+
+// everHeld returns every seller some machine has held since this view was made, sorted.
+func (v *view) everHeld() []string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return slices.Sorted(maps.Keys(v.lastHolders))
 }
