@@ -11,7 +11,7 @@ import (
 	"flightalliance/coord"
 )
 
-// Config is one airline server's configuration, validated once by New.
+// Config is one airline server's configuration, completed and validated once by New.
 type Config struct {
 	Name         string            // machine name, unique in the alliance (also its etcd member name)
 	Alliance     string            // alliance name (the search server's cluster name)
@@ -40,7 +40,9 @@ type Config struct {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
-func (c *Config) validate() error {
+// normalize fills in the defaults of c and validates it, the way coord.Config does: it returns
+// the completed copy, or every problem found, in the order of the fields.
+func (c Config) normalize() (Config, error) {
 	var errs []error
 	if !nameRE.MatchString(c.Name) {
 		errs = append(errs, fmt.Errorf("name: %q is not a machine name (letters, digits, _ . -, at most 63)", c.Name))
@@ -73,11 +75,16 @@ func (c *Config) validate() error {
 	setDefault(&c.CacheSize, 4096)
 	setDefault(&c.PageSize, 5000)
 	setDefault(&c.MaxBody, 64<<20)
-	for field, d := range map[string]time.Duration{"session-ttl": c.SessionTTL, "call-timeout": c.CallTimeout,
-		"drop-grace": c.DropGrace, "register-every": c.RegisterEvery, "leave-timeout": c.LeaveTimeout,
-		"round-timeout": c.RoundTimeout, "hedge-after": c.HedgeAfter, "min-connection": c.MinConnection} {
-		if d < 0 {
-			errs = append(errs, fmt.Errorf("%s: %v is negative", field, d))
+	for _, d := range []struct {
+		field string
+		value time.Duration
+	}{
+		{"session-ttl", c.SessionTTL}, {"call-timeout", c.CallTimeout}, {"drop-grace", c.DropGrace},
+		{"register-every", c.RegisterEvery}, {"leave-timeout", c.LeaveTimeout}, {"round-timeout", c.RoundTimeout},
+		{"hedge-after", c.HedgeAfter}, {"min-connection", c.MinConnection},
+	} {
+		if d.value < 0 {
+			errs = append(errs, fmt.Errorf("%s: %v is negative", d.field, d.value))
 		}
 	}
 	if c.PageSize < 0 || c.MaxBody < 0 {
@@ -86,7 +93,10 @@ func (c *Config) validate() error {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, err
+	}
+	return c, nil
 }
 
 func setDefault[T comparable](v *T, def T) {

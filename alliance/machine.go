@@ -57,7 +57,8 @@ type Machine struct {
 // New loads this machine's seller files — a bad file refuses the start, nothing half-loaded — and
 // prepares the machine. Nothing is started until Run.
 func New(cfg Config) (*Machine, error) {
-	if err := cfg.validate(); err != nil {
+	cfg, err := cfg.normalize()
+	if err != nil {
 		return nil, err
 	}
 	brought := map[string]*flight.Seller{}
