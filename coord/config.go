@@ -2,10 +2,10 @@ package coord
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"log/slog"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 

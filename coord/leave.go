@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // Leave removes this member from the cluster and stops it: a leader first
@@ -62,23 +63,33 @@ func transferee(st Status) (uint64, bool) {
 	return 0, false
 }
 
-// removeSelf asks the cluster to remove this member, retrying while etcd
-// calls the cluster unhealthy: it refuses membership changes until the
-// member serving the request has been connected to the others for 5s.
-//
-// The request goes to this member itself. When it applies its own removal,
-// etcd records the member as removed and then stops the server, which may
-// happen before the reply is sent: the call then fails ("server stopped", or
-// the connection closes) although the removal is committed. So an error is
-// decided by the applied membership, not by the reply: once this member's ID
-// is recorded as removed, the removal happened, whatever the call said.
+// removeSelf asks the cluster to remove this member, through the other
+// voters: a member that applies its own removal stops, possibly before it
+// replies, so asking itself would leave a committed removal looking like a
+// failure ("server stopped"). A reply from a member that stays is decisive.
+// etcd refuses membership changes as unhealthy until the member serving the
+// request has been connected to a quorum for 5s: that is retried. Any other
+// error is decided by the membership itself, read from the others: a member
+// no longer listed was removed, whatever the call said.
 func (m *Member) removeSelf(ctx context.Context) error {
+	others := m.otherVoterClientURLs()
+	if len(others) == 0 {
+		return fmt.Errorf("coord: member %q removes itself: no other voter to ask", m.cfg.Name)
+	}
+	cli, err := newClient(m.cfg, others)
+	if err != nil {
+		return fmt.Errorf("coord: member %q removes itself: client of %v: %w", m.cfg.Name, others, err)
+	}
+	defer cli.Close()
 	for {
-		_, err := m.cli.MemberRemove(ctx, m.id)
-		if err == nil || m.removedFromCluster() {
+		_, err := cli.MemberRemove(ctx, m.id)
+		switch {
+		case err == nil, errors.Is(err, rpctypes.ErrMemberNotFound): // not found: an earlier try was applied
 			return nil
-		}
-		if !errors.Is(err, rpctypes.ErrUnhealthy) {
+		case !errors.Is(err, rpctypes.ErrUnhealthy):
+			if listed, lerr := isListed(ctx, cli, m.id); lerr == nil && !listed {
+				return nil
+			}
 			return fmt.Errorf("coord: member %q removes itself: %w", m.cfg.Name, err)
 		}
 		select {
@@ -89,8 +100,28 @@ func (m *Member) removeSelf(ctx context.Context) error {
 	}
 }
 
-// removedFromCluster reports whether this member's own server has applied
-// a removal of this member.
-func (m *Member) removedFromCluster() bool {
-	return m.etcd.Server.IsIDRemoved(m.id)
+// otherVoterClientURLs are the client URLs of the started voters other than this member.
+func (m *Member) otherVoterClientURLs() []string {
+	var urls []string
+	for _, mb := range m.etcd.Server.Cluster().Members() {
+		if uint64(mb.ID) != m.id && !mb.IsLearner {
+			urls = append(urls, mb.ClientURLs...)
+		}
+	}
+	sort.Strings(urls)
+	return urls
+}
+
+// isListed reports whether the cluster, read linearizably, lists member id.
+func isListed(ctx context.Context, cli *clientv3.Client, id uint64) (bool, error) {
+	resp, err := cli.MemberList(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, mb := range resp.Members {
+		if mb.ID == id {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -12,10 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // sellerPools are the seller codes handed out per alliance, in order; beyond them codes are
-// made up (A1S9: alliance 1, seller 9).
+// made up, two characters like real airline designators (Q7, ZK...), three when those run out.
 var sellerPools = [][]string{
 	{"LY", "UA", "LH", "AC", "NH", "SQ", "TK", "LX", "OS", "SK"},
 	{"BA", "AA", "QF", "CX", "IB", "JL", "AY", "QR", "AS", "RJ"},
@@ -32,13 +33,49 @@ func allianceName(i int) string {
 	return "alliance" + strconv.Itoa(i+1)
 }
 
-// sellerCode is the j-th seller of the i-th alliance (both from 0).
-func sellerCode(i, j int) string {
-	if i < len(sellerPools) && j < len(sellerPools[i]) {
-		return sellerPools[i][j]
+// maxAlliances bounds `up --alliances`.
+const maxAlliances = 20
+
+// sellerCode is the j-th seller of the i-th of n alliances (i and j from 0): distinct for every
+// (i, j) with i < n. Made-up codes are interleaved by alliance, so the shortest go around.
+func sellerCode(i, j, n int) string {
+	pool := 0
+	if i < len(sellerPools) {
+		pool = len(sellerPools[i])
+		if j < pool {
+			return sellerPools[i][j]
+		}
 	}
-	return fmt.Sprintf("A%dS%d", i+1, j+1)
+	return madeUpCodes()[(j-pool)*n+i]
 }
+
+// madeUpCodes lists, in a fixed order, the codes of a letter and a letter or digit, then of a
+// letter and two letters or digits, without the pools' codes.
+var madeUpCodes = sync.OnceValue(func() []string {
+	const first, rest = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	pooled := map[string]bool{}
+	for _, p := range sellerPools {
+		for _, c := range p {
+			pooled[c] = true
+		}
+	}
+	var out []string
+	for _, a := range first {
+		for _, b := range rest {
+			if c := string(a) + string(b); !pooled[c] {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, a := range first {
+		for _, b := range rest {
+			for _, c := range rest {
+				out = append(out, string(a)+string(b)+string(c))
+			}
+		}
+	}
+	return out
+})
 
 // csvPath is where seller code's flight file lives.
 func (d DataSpec) csvPath(code string) string { return filepath.Join(d.Dir, code+".csv") }

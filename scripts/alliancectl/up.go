@@ -59,8 +59,8 @@ func (cfg *upConfig) validate(dir, bin string) error {
 	switch {
 	case cfg.Machines < 1 || cfg.Machines > 50:
 		return usagef("N: %d machines, want 1 to 50", cfg.Machines)
-	case cfg.Alliances < 1 || cfg.Alliances > 20:
-		return usagef("--alliances: %d, want 1 to 20", cfg.Alliances)
+	case cfg.Alliances < 1 || cfg.Alliances > maxAlliances:
+		return usagef("--alliances: %d, want 1 to %d", cfg.Alliances, maxAlliances)
 	case cfg.PerMach < 1 || cfg.PerMach > 20:
 		return usagef("--sellers-per-machine: %d, want 1 to 20", cfg.PerMach)
 	case cfg.Data.Days < 1:
@@ -261,7 +261,7 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 				m.Advertise = &Ports{Listen: at[3], Peer: at[4], Client: at[5]}
 			}
 			for k := range cfg.PerMach {
-				m.Sellers = append(m.Sellers, sellerCode(i, j*cfg.PerMach+k))
+				m.Sellers = append(m.Sellers, sellerCode(i, j*cfg.PerMach+k, cfg.Alliances))
 			}
 			peers = append(peers, m.Name+"=http://"+m.advertised().Peer)
 			machines = append(machines, m)
