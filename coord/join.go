@@ -10,12 +10,25 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
+// joinLockKey serializes joins. A joiner starts with the member list its
+// add returned, and etcd checks that list against the running cluster's:
+// concurrent adds make each other's lists stale, the joiners fail, remove
+// their half-added selves and retry — with fifteen learners joining at
+// once, some never got in. So a join holds this lock from its add until
+// its member is ready.
+const joinLockKey = "/coord/join-lock"
+
+// joinHold bounds one join while it holds the lock (and is the lock's
+// lease, so a joiner that dies lets the next one in after it).
+const joinHold = 30 * time.Second
+
 // join adds this member to the running cluster at endpoints as a learner
-// and starts it with ClusterState=existing. Adding is retried until ctx
-// ends: etcd refuses membership changes until the member serving the
+// and starts it with ClusterState=existing, one joiner at a time. Adding is
+// retried: etcd refuses membership changes until the member serving the
 // request has been connected to a quorum for 5 seconds.
 func join(ctx context.Context, cfg Config, endpoints []string) (*embed.Etcd, error) {
 	cli, err := newClient(cfg, endpoints)
@@ -23,6 +36,13 @@ func join(ctx context.Context, cfg Config, endpoints []string) (*embed.Etcd, err
 		return nil, fmt.Errorf("coord: client for joining through %v: %w", endpoints, err)
 	}
 	defer cli.Close()
+	unlock, err := lockJoins(ctx, cli)
+	if err != nil {
+		return nil, fmt.Errorf("coord: member %q waits for its turn to join through %v: %w", cfg.Name, endpoints, err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(ctx, joinHold)
+	defer cancel()
 	var initial string
 	for {
 		initial, err = addSelf(ctx, cli, cfg)
@@ -47,6 +67,25 @@ func join(ctx context.Context, cfg Config, endpoints []string) (*embed.Etcd, err
 		return nil, err
 	}
 	return e, nil
+}
+
+// lockJoins waits for the join lock and returns its release.
+func lockJoins(ctx context.Context, cli *clientv3.Client) (unlock func(), err error) {
+	sess, err := concurrency.NewSession(cli, concurrency.WithTTL(int(joinHold/time.Second)), concurrency.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	mu := concurrency.NewMutex(sess, joinLockKey)
+	if err := mu.Lock(ctx); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	return func() {
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = mu.Unlock(uctx)
+		sess.Close()
+	}, nil
 }
 
 // addSelf removes stale members with this name or peer URL (a previous

@@ -45,8 +45,11 @@ type machineEntry struct {
 // registrations is the search server's GET /Services/FlightsSearchReg/.
 type registrations struct {
 	Registrations []struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name       string    `json:"name"`
+		URI        string    `json:"uri"`
+		Alternates []string  `json:"alternates"`
+		LastSeen   time.Time `json:"last_seen"`
+		Stale      bool      `json:"stale"`
 	} `json:"registrations"`
 }
 
@@ -104,7 +107,11 @@ func writeStatus(ctx context.Context, out io.Writer, s *State) {
 		} else {
 			var list []string
 			for _, r := range regs.Registrations {
-				list = append(list, r.Name+" → "+r.URI)
+				line := fmt.Sprintf("%s → %s (+%d alternates)", r.Name, r.URI, len(r.Alternates))
+				if r.Stale {
+					line += " STALE, silent since " + r.LastSeen.Format(time.RFC3339)
+				}
+				list = append(list, line)
 			}
 			fmt.Fprintf(out, "; registered: %s\n", orNone(strings.Join(list, ", ")))
 		}
