@@ -2,7 +2,6 @@ package integration
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,16 +106,12 @@ func TestRejoinReplacesOldVersionAndPauseRecovers(t *testing.T) {
 func (a *testAlliance) waitMembers(timeout time.Duration) {
 	a.t.Helper()
 	eventually(a.t, timeout, "etcd members are the live machines", func() error {
-		cli := a.etcd()
-		defer cli.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		resp, err := cli.MemberList(ctx)
+		members, err := a.etcdMembers()
 		if err != nil {
 			return err
 		}
 		var names []string
-		for _, m := range resp.Members {
+		for _, m := range members {
 			names = append(names, m.Name)
 		}
 		live := a.live()

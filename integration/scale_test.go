@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
 	"testing"
 	"time"
@@ -20,17 +21,26 @@ func twentyByTwoHundred() map[string][]string {
 	return out
 }
 
-// etcdRoles returns the etcd voters and learners as the live machines' members list them.
-func (a *testAlliance) etcdRoles() (voters, learners []string, err error) {
+// etcdMembers lists the etcd cluster's members, as the live machines' members know them.
+func (a *testAlliance) etcdMembers() ([]*etcdserverpb.Member, error) {
 	cli := a.etcd()
 	defer cli.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	resp, err := cli.MemberList(ctx)
 	if err != nil {
+		return nil, err
+	}
+	return resp.Members, nil
+}
+
+// etcdRoles returns the etcd voters and learners as the live machines' members list them.
+func (a *testAlliance) etcdRoles() (voters, learners []string, err error) {
+	members, err := a.etcdMembers()
+	if err != nil {
 		return nil, nil, err
 	}
-	for _, m := range resp.Members {
+	for _, m := range members {
 		if m.IsLearner {
 			learners = append(learners, m.Name)
 		} else {

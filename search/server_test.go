@@ -1,8 +1,8 @@
 package search
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
