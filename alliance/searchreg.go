@@ -52,18 +52,20 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 // machine with the smallest name in the view, or every machine ranked before it in the view
 // fails its health check — a killed or cut-off delegate is replaced within a second or two,
 // without waiting for its lease to expire, and even when etcd has lost quorum and cannot expire
-// it at all (then only by a machine that holds every seller). Two machines may both register for
-// a while; the search server keeps the latest registration, and either answers correctly.
+// it at all. Two machines may both register for a while; the search server keeps the latest
+// registration with its alternates, and either answers correctly.
 func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
 	d := m.view.delegate()
 	if d == "" {
 		return false
 	}
-	if !m.member.Load().Status(ctx).HasQuorum && !m.holdsAll() {
-		// Without quorum this machine cannot tell "the others are dead" from "I am cut off". It
-		// acts only if it can answer for every seller by itself (the last machine of an alliance
-		// can): a cut-off machine holding part of the data would register an address nobody
-		// reaches, or answers that are always incomplete, alternating with the real delegate's.
+	reach := newReachability(client)
+	if !m.member.Load().Status(ctx).HasQuorum && !m.reachableCover(ctx, reach) {
+		// Without quorum this machine cannot tell "the others are dead" from "I am cut off", and
+		// the view keeps the dead machines' entries (their leases cannot expire). It acts only
+		// while its copies and those of the machines it reaches cover every seller: a cut-off
+		// machine with part of the data would register answers that are always incomplete,
+		// alternating with the real delegate's.
 		return false
 	}
 	if d == m.cfg.Name {
@@ -73,17 +75,51 @@ func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool 
 		if e.Name >= m.cfg.Name {
 			break
 		}
-		if reachable(ctx, client, e.URL) {
+		if reach.check(ctx, e.URL) {
 			return false
 		}
 	}
 	return true
 }
 
-// holdsAll reports whether this machine has a copy of every seller the alliance knows.
-func (m *Machine) holdsAll() bool {
-	known := m.knownSellers()
-	return len(m.store.served(known)) == len(known)
+// reachableCover reports whether every seller the alliance knows has a copy here or, as the
+// last view says, on a machine this one reaches.
+func (m *Machine) reachableCover(ctx context.Context, reach *reachability) bool {
+	for _, s := range m.knownSellers() {
+		if _, ok := m.store.seller(s); ok {
+			continue
+		}
+		covered := false
+		for _, holder := range m.view.candidates(s) {
+			if url, ok := m.view.url(holder); ok && holder != m.cfg.Name && reach.check(ctx, url) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			return false
+		}
+	}
+	return true
+}
+
+// reachability remembers, for one decision, which machines answered their health check.
+type reachability struct {
+	client *http.Client
+	seen   map[string]bool
+}
+
+func newReachability(client *http.Client) *reachability {
+	return &reachability{client: client, seen: map[string]bool{}}
+}
+
+func (r *reachability) check(ctx context.Context, base string) bool {
+	ok, known := r.seen[base]
+	if !known {
+		ok = reachable(ctx, r.client, base)
+		r.seen[base] = ok
+	}
+	return ok
 }
 
 // reachable reports whether a machine answers GET /healthz.

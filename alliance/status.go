@@ -67,17 +67,20 @@ func (m *Machine) routes() http.Handler {
 
 // statusDoc is the JSON of GET /status.
 type statusDoc struct {
-	Name     string         `json:"name"`
-	Alliance string         `json:"alliance"`
-	URL      string         `json:"url"`
-	Delegate string         `json:"delegate"`
-	Acting   bool           `json:"acting_delegate"`
-	Self     machineEntry   `json:"self"`
-	Joining  bool           `json:"joining"`
-	Leaving  bool           `json:"leaving"`
-	View     []machineEntry `json:"view"`
-	Round    roundStatus    `json:"round"`
-	Member   *coord.Status  `json:"member,omitempty"`
+	Name     string       `json:"name"`
+	Alliance string       `json:"alliance"`
+	URL      string       `json:"url"`
+	Delegate string       `json:"delegate"`
+	Acting   bool         `json:"acting_delegate"`
+	Self     machineEntry `json:"self"`
+	// Serving is every seller this machine has a copy of and answers for, whatever its role:
+	// after a lost session (roles given up, waiting to rejoin) it still serves them.
+	Serving []string       `json:"serving"`
+	Joining bool           `json:"joining"`
+	Leaving bool           `json:"leaving"`
+	View    []machineEntry `json:"view"`
+	Round   roundStatus    `json:"round"`
+	Member  *coord.Status  `json:"member,omitempty"`
 }
 
 func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
@@ -88,9 +91,13 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Delegate: m.view.delegate(),
 		Acting:   m.acting.Load(),
 		Self:     m.entry(),
+		Serving:  []string{},
 		Joining:  m.store.isJoining(),
 		Leaving:  m.leaving.Load(),
 		View:     m.view.entries(),
+	}
+	for _, sel := range m.store.served(nil) {
+		doc.Serving = append(doc.Serving, sel.Code())
 	}
 	m.roundMu.Lock()
 	doc.Round = m.round

@@ -404,9 +404,11 @@ func (a *testAlliance) waitSettled(timeout time.Duration) time.Duration {
 
 // status is the part of GET /status the tests read.
 type status struct {
-	Name     string `json:"name"`
-	Delegate string `json:"delegate"`
-	Joining  bool   `json:"joining"`
+	Name     string   `json:"name"`
+	Delegate string   `json:"delegate"`
+	Acting   bool     `json:"acting_delegate"`
+	Joining  bool     `json:"joining"`
+	Serving  []string `json:"serving"`
 	Round    struct {
 		ID    int64  `json:"id"`
 		Phase string `json:"phase"`
