@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,11 +36,12 @@ type chaosAnswer struct {
 
 type chaosFault struct {
 	at      time.Time
-	kind    string // kill, kill-delegate, pause, partition
+	kind    string // kill, kill-two, pause, pause-delegate, partition (with -delegate when it hit the delegate)
 	machine string
 }
 
-// TestChaos injects random faults — SIGKILL, restart, SIGSTOP/SIGCONT, partition/heal — into a
+// TestChaos injects random faults — SIGKILL (of one machine, or of two inside the dead-member
+// grace), restart, SIGSTOP/SIGCONT (of any machine, or of the delegate), partition/heal — into a
 // 5-machine alliance under steady search load for FA_CHAOS (default 20s; `make chaos` runs
 // minutes), never more than two machines faulty or still recovering at once (what the alliance
 // is built to survive; losing quorum for good needs the operator, see README). Every answer must be complete and
@@ -152,24 +154,39 @@ func TestChaos(t *testing.T) {
 				healthy = append(healthy, n)
 			}
 		}
-		victim := healthy[rng.IntN(len(healthy))]
+		victims := []string{healthy[rng.IntN(len(healthy))]}
 		delegate := a.actingDelegate(healthy)
-		kind := []string{"kill", "pause", "partition"}[rng.IntN(3)]
-		switch kind {
-		case "kill":
-			a.kill(victim)
-		case "pause":
-			a.pause(victim)
-		case "partition":
-			a.partition(victim)
+		kind := []string{"kill", "pause", "partition", "kill-two", "pause-delegate"}[rng.IntN(5)]
+		switch {
+		case kind == "kill-two" && len(unhealthy) == 0:
+			// Two kills inside the dead-member grace: the second before the first is removed.
+			others := slices.DeleteFunc(slices.Clone(healthy), func(n string) bool { return n == victims[0] })
+			victims = append(victims, others[rng.IntN(len(others))])
+		case kind == "kill-two":
+			kind = "kill"
+		case kind == "pause-delegate" && slices.Contains(healthy, delegate):
+			victims[0] = delegate
+		case kind == "pause-delegate":
+			kind = "pause"
 		}
-		unhealthy[victim] = kind
-		label := kind
-		if victim == delegate {
-			label += "-delegate"
+		for _, victim := range victims {
+			fault := strings.TrimSuffix(strings.TrimSuffix(kind, "-two"), "-delegate")
+			switch fault {
+			case "kill":
+				a.kill(victim)
+			case "pause":
+				a.pause(victim)
+			case "partition":
+				a.partition(victim)
+			}
+			unhealthy[victim] = fault
+			label := kind
+			if victim == delegate && !strings.HasSuffix(label, "-delegate") {
+				label += "-delegate"
+			}
+			faults = append(faults, chaosFault{at: time.Now(), kind: label, machine: victim})
+			t.Logf("%s %s", label, victim)
 		}
-		faults = append(faults, chaosFault{at: time.Now(), kind: label, machine: victim})
-		t.Logf("%s %s", label, victim)
 	}
 	stopLoad()
 	loadDone.Wait() // the sender and every search it started
