@@ -5,10 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
-	"flightalliance/search"
 )
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -34,7 +35,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if *sellers == "" {
 		return usageError(stderr, "--sellers", errors.New("missing (comma-separated seller codes such as LY,UA)"))
 	}
-	if cfg.Sellers, err = search.ParseSellers(*sellers); err != nil {
+	if cfg.Sellers, err = parseSellerList(*sellers); err != nil {
 		return usageError(stderr, "--sellers", err)
 	}
 	if *from == "" {
@@ -89,4 +90,25 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
 func usageError(stderr io.Writer, flagName string, err error) int {
 	fmt.Fprintf(stderr, "flights: %s: %v\n", flagName, err)
 	return exitUsage
+}
+
+// maxGenerated bounds the sellers of one generate call (a search filter allows far fewer).
+const maxGenerated = 10000
+
+// parseSellerList reads --sellers: comma-separated seller codes, repeats dropped.
+func parseSellerList(list string) ([]string, error) {
+	parts := strings.Split(list, ",")
+	if len(parts) > maxGenerated {
+		return nil, fmt.Errorf("%d seller codes, at most %d", len(parts), maxGenerated)
+	}
+	var out []string
+	for _, p := range parts {
+		if err := flight.CheckSeller(p); err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }

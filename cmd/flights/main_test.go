@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -207,6 +208,22 @@ func TestGenerateWritesOneCSVPerSeller(t *testing.T) {
 	}
 }
 
+// An alliance of 20 machines × 10 sellers needs 200 seller files from one call.
+func TestGenerateTwoHundredSellers(t *testing.T) {
+	var codes []string
+	for i := range 200 {
+		codes = append(codes, fmt.Sprintf("S%03d", i+1))
+	}
+	dir := t.TempDir()
+	code, out, errOut := flights("generate", "--sellers", strings.Join(codes, ","), "--from", "2026-12-01", "--days", "1", "--per-day", "2", "--out", dir)
+	if code != exitOK || !strings.Contains(out, "of 200 sellers") {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.csv")); len(files) != 200 {
+		t.Fatalf("%d files, want 200", len(files))
+	}
+}
+
 func TestGenerateBadFlagsNameTheFlag(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -214,6 +231,7 @@ func TestGenerateBadFlagsNameTheFlag(t *testing.T) {
 	}{
 		{[]string{"--from", "2026-12-01"}, "--sellers"},
 		{[]string{"--sellers", "L", "--from", "2026-12-01"}, "--sellers"},
+		{[]string{"--sellers", "LY,,UA", "--from", "2026-12-01"}, "--sellers"},
 		{[]string{"--sellers", "LY"}, "--from"},
 		{[]string{"--sellers", "LY", "--from", "2026-12-1"}, "--from"},
 		{[]string{"--sellers", "LY", "--from", "2026-12-01", "--days", "0"}, "--days"},
