@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -90,6 +91,26 @@ func TestTwentyMachinesKeepMaxVoters(t *testing.T) {
 	})
 	queries := busyQueries(a.activeData(), 3)
 	if err := a.checkAnswers("m20", queries); err != nil {
+		t.Fatal(err)
+	}
+
+	// A join and a graceful leave, each timed to a settled placement.
+	start := time.Now()
+	a.add("m21", "KL")
+	a.waitSettled(120 * time.Second)
+	t.Logf("m21 joined (--join, bringing KL): placement settled %v after its start", time.Since(start).Round(time.Millisecond))
+	start = time.Now()
+	m20 := a.machines["m20"]
+	m20.down = true
+	m20.proc.signal(syscall.SIGTERM)
+	if code := m20.proc.wait(60 * time.Second); code != 0 {
+		t.Fatalf("m20 exited with %d after SIGTERM, want 0", code)
+	}
+	exited := time.Since(start)
+	a.waitSettled(60 * time.Second)
+	t.Logf("m20 left (SIGTERM): exited after %v, placement settled %v after the signal",
+		exited.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	if err := a.checkAnswers("m21", queries); err != nil {
 		t.Fatal(err)
 	}
 }
