@@ -30,7 +30,7 @@ type Config struct {
 	RegisterEvery time.Duration // delegate re-registration period; default 3s
 	LeaveTimeout  time.Duration // longest graceful leave; default 30s
 	RoundTimeout  time.Duration // longest a round may take to enter and fetch; default 2m
-	HedgeAfter    time.Duration // a holder silent this long gets the seller's next holder asked too; default 500ms
+	HedgeAfter    time.Duration // a holder silent this long gets the seller's next holder asked too; default 150ms
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
 	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
@@ -70,7 +70,7 @@ func (c Config) normalize() (Config, error) {
 	setDefault(&c.RegisterEvery, 3*time.Second)
 	setDefault(&c.LeaveTimeout, 30*time.Second)
 	setDefault(&c.RoundTimeout, 2*time.Minute)
-	setDefault(&c.HedgeAfter, 500*time.Millisecond)
+	setDefault(&c.HedgeAfter, 150*time.Millisecond)
 	setDefault(&c.MinConnection, 30*time.Minute)
 	setDefault(&c.CacheSize, 4096)
 	setDefault(&c.PageSize, 5000)

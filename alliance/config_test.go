@@ -11,7 +11,7 @@ func TestNormalizeFillsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.AdvertiseURL != "http://127.0.0.1:8101" || c.SessionTTL != 3*time.Second || c.HedgeAfter != 500*time.Millisecond ||
+	if c.AdvertiseURL != "http://127.0.0.1:8101" || c.SessionTTL != 3*time.Second || c.HedgeAfter != 150*time.Millisecond ||
 		c.CacheSize != 4096 || c.Logger == nil {
 		t.Errorf("defaults not filled: %+v", c)
 	}

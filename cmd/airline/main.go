@@ -55,6 +55,7 @@ func run(args []string, stderr io.Writer) int {
 		maxVoters    = fs.Int("max-voters", 5, "etcd voting members at most; further machines are learners")
 		minConn      = fs.Duration("min-connection", 30*time.Minute, "minimum connection time between two flights")
 		callTimeout  = fs.Duration("call-timeout", 2*time.Second, "timeout of every call to another machine")
+		hedgeAfter   = fs.Duration("hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too")
 		cacheSize    = fs.Int("cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
 		startTimeout = fs.Duration("etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 		forceNew     = fs.Bool("force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
@@ -116,6 +117,7 @@ func run(args []string, stderr io.Writer) int {
 		SearchURLs:      search,
 		SessionTTL:      *sessionTTL,
 		CallTimeout:     *callTimeout,
+		HedgeAfter:      *hedgeAfter,
 		MinConnection:   *minConn,
 		ForceNewCluster: *forceNew,
 		Logger:          logger,
