@@ -82,13 +82,13 @@ func TestEndToEndPartitionHeal(t *testing.T) {
 	}
 	// Before its lease expires the delegate still asks it first for the sellers it holds as
 	// primary; nothing answers, not even a refusal, so the delegate waits out its hedge delay
-	// (500ms) before it asks the other holder too: slower, but complete. A refused connection
-	// would fall over to the other holder at once.
+	// (the airline's --hedge-after, 150ms) before it asks the other holder too: slower, but
+	// complete. A refused connection would fall over to the other holder at once.
 	early := ctl(t, bin, dir, "load", "--rate", "5", "--for", "1s")
 	if !strings.Contains(early, "incomplete 0   errors 0") {
 		t.Fatalf("searches right after the partition were not all complete:\n%s", early)
 	}
-	if slowest := maxLatency(t, early); slowest < 400*time.Millisecond {
+	if slowest := maxLatency(t, early); slowest < 140*time.Millisecond {
 		t.Fatalf("the slowest search right after the partition took %v: calls to %s did not hang (a refusal, not a blackhole?)", slowest, victim)
 	}
 

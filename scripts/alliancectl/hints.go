@@ -48,7 +48,8 @@ func printHints(out io.Writer, s *State, foreground bool) {
 	if s.proxyd() != nil {
 		cmds = append(cmds, "partition "+m2, "heal")
 	}
-	cmds = append(cmds, "add m9 --seller ZZ --alliance "+s.Alliances[0].Name, "leave m9", "load --rate 20 --for 10s")
+	spare := s.spareMachineName()
+	cmds = append(cmds, "add "+spare+" --seller ZZ --alliance "+s.Alliances[0].Name, "leave "+spare, "load --rate 20 --for 10s")
 	for _, cmd := range cmds {
 		fmt.Fprintf(out, "  %s\n", ctl(cmd))
 	}
@@ -68,4 +69,14 @@ func relPath(path string) string {
 		return rel
 	}
 	return path
+}
+
+// spareMachineName is the first name m<N> no process of the run has, for the `add` hint.
+func (s *State) spareMachineName() string {
+	for n := len(s.machines("")) + 1; ; n++ {
+		name := fmt.Sprintf("m%d", n)
+		if _, err := s.proc(name); err != nil {
+			return name
+		}
+	}
 }
