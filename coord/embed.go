@@ -78,33 +78,57 @@ const (
 // startEtcd starts etcd and waits until it is ready, stops by itself, fails
 // or ctx ends. On anything but started, the server is closed (bounded).
 func startEtcd(ctx context.Context, ecfg *embed.Config) (*embed.Etcd, startResult, error) {
+	return startEtcdChecked(ctx, ecfg, nil)
+}
+
+// removalCheckEvery is how often a member restarting on its data asks the
+// running cluster whether it still lists the member.
+const removalCheckEvery = 2 * time.Second
+
+// startEtcdChecked is startEtcd that also, while it waits, asks removed
+// every removalCheckEvery whether the cluster has removed this member; a
+// yes stops the wait as if the server had stopped by itself.
+func startEtcdChecked(ctx context.Context, ecfg *embed.Config, removed func(*embed.Etcd) bool) (*embed.Etcd, startResult, error) {
 	e, err := embed.StartEtcd(ecfg)
 	if err != nil {
 		return nil, failed, fmt.Errorf("coord: start etcd member %q: %w", ecfg.Name, err)
 	}
-	select {
-	case <-e.Server.ReadyNotify():
-		return e, started, nil
-	case <-e.Server.StopNotify():
-		closeEtcd(e, 10*time.Second)
-		return e, stoppedEarly, fmt.Errorf("%w: member %q stopped while starting", ErrStopped, ecfg.Name)
-	case err := <-e.Err():
-		// A server that stops by itself (e.g. removed from the cluster)
-		// first reports "server is stopping" here: tell the two apart.
-		res := failed
+	var check <-chan time.Time
+	if removed != nil {
+		t := time.NewTicker(removalCheckEvery)
+		defer t.Stop()
+		check = t.C
+	}
+	for {
 		select {
+		case <-check:
+			if removed(e) {
+				closeEtcd(e, 10*time.Second)
+				return e, stoppedEarly, fmt.Errorf("%w: member %q is no longer listed by the running cluster", ErrStopped, ecfg.Name)
+			}
+		case <-e.Server.ReadyNotify():
+			return e, started, nil
 		case <-e.Server.StopNotify():
-			res = stoppedEarly
-		case <-time.After(5 * time.Second):
+			closeEtcd(e, 10*time.Second)
+			return e, stoppedEarly, fmt.Errorf("%w: member %q stopped while starting", ErrStopped, ecfg.Name)
+		case err := <-e.Err():
+			// A server that stops by itself (e.g. removed from the cluster)
+			// first reports "server is stopping" here: tell the two apart.
+			res := failed
+			select {
+			case <-e.Server.StopNotify():
+				res = stoppedEarly
+			case <-time.After(5 * time.Second):
+			}
+			closeEtcd(e, 10*time.Second)
+			if res == stoppedEarly {
+				return e, res, fmt.Errorf("%w: member %q stopped while starting: %w", ErrStopped, ecfg.Name, err)
+			}
+			return nil, failed, fmt.Errorf("coord: etcd member %q failed while starting: %w", ecfg.Name, err)
+		case <-ctx.Done():
+			closeEtcd(e, 10*time.Second)
+			return nil, failed, fmt.Errorf("%w: member %q not ready: %w", ErrStartTimeout, ecfg.Name, context.Cause(ctx))
 		}
-		closeEtcd(e, 10*time.Second)
-		if res == stoppedEarly {
-			return e, res, fmt.Errorf("%w: member %q stopped while starting: %w", ErrStopped, ecfg.Name, err)
-		}
-		return nil, failed, fmt.Errorf("coord: etcd member %q failed while starting: %w", ecfg.Name, err)
-	case <-ctx.Done():
-		closeEtcd(e, 10*time.Second)
-		return nil, failed, fmt.Errorf("%w: member %q not ready: %w", ErrStartTimeout, ecfg.Name, context.Cause(ctx))
 	}
 }
 

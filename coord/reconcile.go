@@ -13,9 +13,11 @@ import (
 // reconcile runs on every member but acts only on the raft leader, so
 // exactly one member changes the membership at a time. Each pass it probes
 // every other member's peer URL and then makes at most one change:
-//  1. remove a member unreachable for longer than DeadGrace (a voter only
-//     while at least 3 voters remain reachable-or-not, so a 2-voter cluster
-//     is never shrunk to 1 by a flaky probe);
+//  1. remove a member unreachable for longer than DeadGrace — a member that
+//     never started (a joiner catching up) gets at least the join's own
+//     bound — (a voter only while at least 3 voters remain
+//     reachable-or-not, so a 2-voter cluster is never shrunk to 1 by a
+//     flaky probe);
 //  2. otherwise promote the first (by name) reachable, started learner
 //     while voters < MaxVoters (etcd refuses until it caught up: retried on
 //     the next pass).
@@ -78,7 +80,11 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, lastSeen
 	defer cancel()
 	for _, mb := range members {
 		id := uint64(mb.ID)
-		if id == m.id || now.Sub(lastSeen[id]) <= m.cfg.DeadGrace {
+		grace := m.cfg.DeadGrace
+		if !startedMember(mb) {
+			grace = max(grace, joinHold) // a joiner may take a while to catch up and publish
+		}
+		if id == m.id || now.Sub(lastSeen[id]) <= grace {
 			continue
 		}
 		if !mb.IsLearner && voters < 3 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -70,7 +71,12 @@ func restart(ctx context.Context, cfg Config) (*embed.Etcd, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, res, err := startEtcd(ctx, ecfg)
+	// A member removed while it was down may never be told (its peers answer 410 Gone only on
+	// streams it may never get), and would wait forever to be ready. While it waits, it asks
+	// the running cluster for its committed member list.
+	e, res, err := startEtcdChecked(ctx, ecfg, func(e *embed.Etcd) bool {
+		return removedByCluster(ctx, cfg, e)
+	})
 	switch res {
 	case started:
 		return e, nil
@@ -86,6 +92,24 @@ func restart(ctx context.Context, cfg Config) (*embed.Etcd, error) {
 		return nil, fmt.Errorf("%w: member %q (%x)", ErrRemoved, cfg.Name, id)
 	}
 	return nil, err
+}
+
+// removedByCluster reports whether the running cluster's committed member list (a
+// linearizable MemberList through the other members this one knows, which needs their quorum)
+// lacks this member. Without an answer it reports false: only the cluster decides a removal.
+func removedByCluster(ctx context.Context, cfg Config, e *embed.Etcd) bool {
+	id := uint64(e.Server.MemberID())
+	endpoints := slices.Clone(cfg.Join)
+	for _, mb := range e.Server.Cluster().Members() {
+		if uint64(mb.ID) != id {
+			endpoints = append(endpoints, mb.ClientURLs...)
+		}
+	}
+	if len(endpoints) == 0 {
+		return false
+	}
+	v := listByClient(ctx, cfg, endpoints)
+	return v != nil && !v.has(id)
 }
 
 // removedByPeers reports whether a running member's list lacks id.
