@@ -3,8 +3,8 @@ package integration
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
