@@ -6,12 +6,18 @@ STATICCHECK_VERSION := v0.8.2
 TEST_FLAGS ?= -timeout 20m
 CHAOS ?= 5m
 
-.PHONY: build test lint bench run chaos clean
+.PHONY: build deps test lint bench run chaos clean
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
 
-test: build
+# Node.js and npm run the third-party SOAP client tests (their npm packages come from npm ci, in
+# the tests); Debian's packages are installed when they are missing.
+deps:
+	@command -v node >/dev/null && command -v npm >/dev/null || \
+		{ echo "installing Node.js and npm (apt-get)"; apt-get update -qq && apt-get install -y -qq nodejs npm; }
+
+test: build deps
 	$(GO) test $(TEST_FLAGS) ./...
 
 lint:
