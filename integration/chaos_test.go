@@ -10,11 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"flightalliance/alliance/flight"
 	"flightalliance/search"
 )
 
@@ -76,44 +74,10 @@ func TestChaos(t *testing.T) {
 		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "5s"}, base)
 	a.waitSettled(120 * time.Second)
-	queries := busyQueries(a.activeData(), 4)
-	want := map[string][]string{}
-	for _, q := range queries {
-		want[q.String()] = referenceAcross([]map[string][]flight.Flight{a.activeData()}, q, 30*time.Minute)
-	}
-	eventually(t, 30*time.Second, "answers through the search server", func() error {
-		return checkSearch(base, []*testAlliance{a}, queries)
-	})
+	queries, want := a.readyQueries(base, 4)
 
 	// Steady load: 10 searches a second, each classified against the reference.
-	var (
-		mu      sync.Mutex
-		answers []chaosAnswer
-	)
-	loadCtx, stopLoad := context.WithCancel(context.Background())
-	var loadDone sync.WaitGroup
-	loadDone.Add(1)
-	go func() {
-		defer loadDone.Done()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; ; i++ {
-			select {
-			case <-loadCtx.Done():
-				return
-			case <-tick.C:
-			}
-			q := queries[i%len(queries)]
-			loadDone.Add(1)
-			go func() {
-				defer loadDone.Done()
-				ans := classify(base, q, want[q.String()])
-				mu.Lock()
-				answers = append(answers, ans)
-				mu.Unlock()
-			}()
-		}
-	}()
+	load := startSteadyLoad(base, queries, want, 100*time.Millisecond)
 
 	// Faults.
 	var faults []chaosFault
@@ -188,8 +152,7 @@ func TestChaos(t *testing.T) {
 			t.Logf("%s %s", label, victim)
 		}
 	}
-	stopLoad()
-	loadDone.Wait() // the sender and every search it started
+	timed := load.finish() // the sender and every search it started
 
 	// Heal everything; the alliance must settle with every seller searchable.
 	for _, n := range slices.Sorted(maps.Keys(unhealthy)) {
@@ -208,8 +171,10 @@ func TestChaos(t *testing.T) {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 
-	mu.Lock()
-	defer mu.Unlock()
+	answers := make([]chaosAnswer, len(timed))
+	for i, x := range timed {
+		answers[i] = x.chaosAnswer
+	}
 	reportChaos(t, faults, answers)
 }
 

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"flightalliance/alliance/flight"
 )
 
 // Three machines of five killed within the dead-member grace leave two of five etcd voters: no
@@ -32,14 +30,7 @@ func TestQuorumLossKeepsAnswersComplete(t *testing.T) {
 		"m1": {"LY"}, "m2": {"UA"}, "m3": {"AF"}, "m4": {"BA"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "10m"}, base)
 	a.waitSettled(120 * time.Second)
-	queries := busyQueries(a.activeData(), 4)
-	want := map[string][]string{}
-	for _, q := range queries {
-		want[q.String()] = referenceAcross([]map[string][]flight.Flight{a.activeData()}, q, 30*time.Minute)
-	}
-	eventually(t, 30*time.Second, "answers through the search server", func() error {
-		return checkSearch(base, []*testAlliance{a}, queries)
-	})
+	queries, want := a.readyQueries(base, 4)
 
 	a.kill("m5")
 	a.waitSettled(60 * time.Second)
