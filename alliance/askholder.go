@@ -44,6 +44,9 @@ func (m *Machine) askHolder(ctx context.Context, machine string, q trip.Query, s
 		byDst, errDst = client.RelevantByDst(callCtx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers})
 	}()
 	wg.Wait()
+	if (errSrc != nil || errDst != nil) && ctx.Err() != nil {
+		return nil, nil, nil // the gather is over (another holder answered first): not a holder error
+	}
 	if errSrc != nil || errDst != nil {
 		m.log.Warn("holder did not answer; asking the next holder", "holder", machine, "sellers", sellers, "err", firstErr(errSrc, errDst))
 		m.metrics.holderErrors.Inc()

@@ -18,6 +18,23 @@ import (
 // session is this machine's current etcd session (nil until it first joined).
 func (m *Machine) session() *coord.Session { return m.sess.Load() }
 
+// sessionLive reports whether this machine's session is still alive. After it is lost, the
+// machine's old entry may linger in the tree until etcd expires its lease; the machine must not
+// take part in rounds through it (its store has rejoined and no longer matches that entry) until
+// joinAlliance has given it a new session and entry.
+func (m *Machine) sessionLive() bool {
+	sess := m.session()
+	if sess == nil {
+		return false
+	}
+	select {
+	case <-sess.Done():
+		return false
+	default:
+		return true
+	}
+}
+
 // joinAlliance opens a session and creates this machine's entry, replacing the entries of an
 // earlier incarnation of the same machine (a restart before its lease expired). It retries until
 // it succeeds or ctx ends: without quorum there is nothing else to do.

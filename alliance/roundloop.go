@@ -15,7 +15,7 @@ func (m *Machine) roundLoop(ctx context.Context) {
 	for ctx.Err() == nil {
 		changed := m.view.wait()
 		rev := m.view.membership()
-		if rev > handled && m.inView() {
+		if rev > handled && m.inView() && m.sessionLive() {
 			start := time.Now()
 			out := m.runRound(ctx, rev)
 			m.recordRound(out, time.Since(start))
