@@ -31,6 +31,7 @@ type serverOps struct {
 	bySrc    func(ctx context.Context, req *RelevantBySrcRequest) (*RelevantFlightsResponse, error)
 	byDst    func(ctx context.Context, req *RelevantByDstRequest) (*RelevantFlightsResponse, error)
 	send     func(ctx context.Context, req *SendSellerRequest) (*SellerPage, error)
+	reserve  func(ctx context.Context, req *ReserveRequest) (*ReserveResponse, error)
 	maxBody  int64
 	wrap     func(http.Handler) http.Handler
 }
@@ -55,6 +56,20 @@ func startServer(t testing.TB, o serverOps) *server {
 	if o.send == nil {
 		o.send = pagedSeller(sampleFlights(5), 2)
 	}
+	if o.reserve == nil {
+		o.reserve = func(context.Context, *ReserveRequest) (*ReserveResponse, error) {
+			return &ReserveResponse{Booking: sampleBooking(), Created: true}, nil
+		}
+	}
+	booking := func(_ context.Context, req *BookingRequest) (*BookingResponse, error) {
+		if req.BookingID != sampleBooking().ID {
+			return nil, KindFault(KindNotFound, "BookingID: no booking %q", req.BookingID)
+		}
+		return &BookingResponse{Booking: sampleBooking()}, nil
+	}
+	seats := func(_ context.Context, req *GetSeatsRequest) (*GetSeatsResponse, error) {
+		return &GetSeatsResponse{Seller: req.Seller, Flight: req.Flight, Capacity: 180, Booked: 2, Left: 178}, nil
+	}
 	opts := HandlerOptions{Address: s.URL, MaxBody: o.maxBody}
 	if _, bench := t.(*testing.B); !bench {
 		opts.Logger = testLogger(t)
@@ -62,6 +77,11 @@ func startServer(t testing.TB, o serverOps) *server {
 	mux := http.NewServeMux()
 	mux.Handle(SellerServicePath, NewHandler(SellerService(
 		Op(OpGetTrips, record(s, OpGetTrips, o.getTrips)),
+		Op(OpReserve, record(s, OpReserve, o.reserve)),
+		Op(OpCancel, record(s, OpCancel, booking)),
+		Op(OpConfirm, record(s, OpConfirm, booking)),
+		Op(OpGetBooking, record(s, OpGetBooking, booking)),
+		Op(OpGetSeats, record(s, OpGetSeats, seats)),
 	), opts))
 	mux.Handle(IntraClusterServicePath, NewHandler(IntraClusterService(
 		Op(OpSendPrimarySeller, record(s, OpSendPrimarySeller, o.send)),

@@ -11,8 +11,8 @@ import (
 
 // toParams turns a request struct into gosoap's ordered parameters: one entry per field, in
 // field order (the schema's sequence), named by the field's xml tag, a slice as one entry per
-// item, an empty omitempty field left out. Every value is sent as a string: gosoap sends other
-// kinds as empty elements.
+// item, an empty omitempty field left out, a struct as its own ordered parameters (nested
+// elements). Every scalar is sent as a string: gosoap sends other kinds as empty elements.
 func toParams(req any) (gosoap.ArrayParams, error) {
 	v := reflect.Indirect(reflect.ValueOf(req))
 	if v.Kind() != reflect.Struct {
@@ -32,7 +32,7 @@ func toParams(req any) (gosoap.ArrayParams, error) {
 		fv := v.Field(i)
 		if fv.Kind() == reflect.Slice {
 			for j := range fv.Len() {
-				s, err := scalar(fv.Index(j))
+				s, err := param(fv.Index(j))
 				if err != nil {
 					return nil, fmt.Errorf("request %T field %s: %w", req, f.Name, err)
 				}
@@ -43,13 +43,21 @@ func toParams(req any) (gosoap.ArrayParams, error) {
 		if omitEmpty && fv.IsZero() {
 			continue
 		}
-		s, err := scalar(fv)
+		s, err := param(fv)
 		if err != nil {
 			return nil, fmt.Errorf("request %T field %s: %w", req, f.Name, err)
 		}
 		params = append(params, [2]any{name, s})
 	}
 	return params, nil
+}
+
+// param is one parameter's value: a string, or the nested parameters of a struct.
+func param(v reflect.Value) (any, error) {
+	if v.Kind() == reflect.Struct {
+		return toParams(v.Interface())
+	}
+	return scalar(v)
 }
 
 func scalar(v reflect.Value) (string, error) {

@@ -21,3 +21,44 @@ func (c *SellerClient) GetTrips(ctx context.Context, req GetTripsRequest) (*GetT
 	}
 	return &resp, nil
 }
+
+// Reserve calls reserve.
+func (c *SellerClient) Reserve(ctx context.Context, req ReserveRequest) (*ReserveResponse, error) {
+	var resp ReserveResponse
+	if err := c.c.call(ctx, OpReserve, &req, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}
+
+// Cancel calls cancel.
+func (c *SellerClient) Cancel(ctx context.Context, bookingID, requestID string) (*Booking, error) {
+	return c.booking(ctx, OpCancel, bookingID, requestID)
+}
+
+// Confirm calls confirm.
+func (c *SellerClient) Confirm(ctx context.Context, bookingID, requestID string) (*Booking, error) {
+	return c.booking(ctx, OpConfirm, bookingID, requestID)
+}
+
+// GetBooking calls getBooking.
+func (c *SellerClient) GetBooking(ctx context.Context, bookingID string) (*Booking, error) {
+	return c.booking(ctx, OpGetBooking, bookingID, "")
+}
+
+func (c *SellerClient) booking(ctx context.Context, op, bookingID, requestID string) (*Booking, error) {
+	var resp BookingResponse
+	if err := c.c.call(ctx, op, &BookingRequest{BookingID: bookingID, RequestID: requestID}, &resp); err != nil {
+		return nil, err
+	}
+	return &resp.Booking, nil
+}
+
+// GetSeats calls getSeats.
+func (c *SellerClient) GetSeats(ctx context.Context, seller, flight string) (*GetSeatsResponse, error) {
+	var resp GetSeatsResponse
+	if err := c.c.call(ctx, OpGetSeats, &GetSeatsRequest{Seller: seller, Flight: flight}, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}

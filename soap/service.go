@@ -12,6 +12,11 @@ const (
 // response element the name plus "Response".
 const (
 	OpGetTrips          = "getTrips"
+	OpReserve           = "reserve"
+	OpCancel            = "cancel"
+	OpConfirm           = "confirm"
+	OpGetBooking        = "getBooking"
+	OpGetSeats          = "getSeats"
 	OpSendPrimarySeller = "sendPrimarySeller"
 	OpSendBackupSeller  = "sendBackupSeller"
 	OpRelevantBySrc     = "getRelevantFlightsBySrc"
@@ -27,7 +32,8 @@ type Service struct {
 	WSDL func(address string) []byte
 }
 
-// SellerService is the service the search server calls on an alliance's delegate: getTrips.
+// SellerService is the service the search server calls on an alliance's delegate: getTrips,
+// and the bookings: reserve, cancel, confirm, getBooking and getSeats.
 func SellerService(ops ...Operation) Service {
 	return Service{Name: SellerServiceName, Path: SellerServicePath, Ops: ops, WSDL: sellerWSDL}
 }

@@ -15,7 +15,9 @@ type wsdlDef struct {
 }
 
 var (
-	sellerDef = wsdlDef{service: SellerServiceName, schema: sellerSchema, ops: []string{OpGetTrips}}
+	sellerDef = wsdlDef{service: SellerServiceName, schema: sellerSchema, ops: []string{
+		OpGetTrips, OpReserve, OpCancel, OpConfirm, OpGetBooking, OpGetSeats,
+	}}
 	intraDef  = wsdlDef{service: IntraClusterServiceName, schema: intraSchema, ops: []string{
 		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst,
 	}}

@@ -57,7 +57,7 @@ const sellerSchema = `
             <xsd:element name="MissingSellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
           </xsd:sequence>
         </xsd:complexType>
-      </xsd:element>`
+      </xsd:element>` + bookingSchema
 
 const intraElements = `
       <xsd:complexType name="SendSellerRequest">
@@ -106,3 +106,78 @@ const intraElements = `
       <xsd:element name="getRelevantFlightsByDstResponse" type="tns:RelevantFlightsResponse"/>`
 
 const intraSchema = flightType + intraElements
+
+const bookingSchema = `
+      <xsd:complexType name="LegRef">
+        <xsd:sequence>
+          <xsd:element name="Seller" type="xsd:string"/>
+          <xsd:element name="Flight" type="xsd:string"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="Booking">
+        <xsd:sequence>
+          <xsd:element name="ID" type="xsd:string"/>
+          <xsd:element name="Alliance" type="xsd:string"/>
+          <xsd:element name="Legs" type="tns:Leg" maxOccurs="unbounded"/>
+          <xsd:element name="Seats" type="xsd:int"/>
+          <xsd:element name="Price" type="xsd:decimal"/>
+          <xsd:element name="Status" type="xsd:string"/>
+          <xsd:element name="CreatedAt" type="xsd:dateTime"/>
+          <xsd:element name="ExpiresAt" type="xsd:dateTime" minOccurs="0"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="BookingRequest">
+        <xsd:sequence>
+          <xsd:element name="BookingID" type="xsd:string"/>
+          <xsd:element name="RequestID" type="xsd:string" minOccurs="0"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:complexType name="BookingResponse">
+        <xsd:sequence>
+          <xsd:element name="Booking" type="tns:Booking"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:element name="reserve">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Alliance" type="xsd:string"/>
+            <xsd:element name="Legs" type="tns:LegRef" maxOccurs="unbounded"/>
+            <xsd:element name="Seats" type="xsd:int"/>
+            <xsd:element name="RequestID" type="xsd:string"/>
+            <xsd:element name="Hold" type="xsd:string" minOccurs="0"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="reserveResponse">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Booking" type="tns:Booking"/>
+            <xsd:element name="Created" type="xsd:boolean"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="cancel" type="tns:BookingRequest"/>
+      <xsd:element name="cancelResponse" type="tns:BookingResponse"/>
+      <xsd:element name="confirm" type="tns:BookingRequest"/>
+      <xsd:element name="confirmResponse" type="tns:BookingResponse"/>
+      <xsd:element name="getBooking" type="tns:BookingRequest"/>
+      <xsd:element name="getBookingResponse" type="tns:BookingResponse"/>
+      <xsd:element name="getSeats">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Seller" type="xsd:string"/>
+            <xsd:element name="Flight" type="xsd:string"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getSeatsResponse">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Seller" type="xsd:string"/>
+            <xsd:element name="Flight" type="xsd:string"/>
+            <xsd:element name="Capacity" type="xsd:int"/>
+            <xsd:element name="Booked" type="xsd:int"/>
+            <xsd:element name="Left" type="xsd:int"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>`
