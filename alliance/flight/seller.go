@@ -98,6 +98,15 @@ func (s *Seller) BySrc(src string, d Date) []Flight { return s.pick(s.bySrc[dayK
 // flight number. The slice is the caller's.
 func (s *Seller) ByDst(dst string, d Date) []Flight { return s.pick(s.byDst[dayKey{dst, d}]) }
 
+// Flight returns the flight numbered number, if the seller has it.
+func (s *Seller) Flight(number string) (Flight, bool) {
+	i, ok := slices.BinarySearchFunc(s.flights, number, func(f Flight, n string) int { return cmp.Compare(f.Number, n) })
+	if !ok {
+		return Flight{}, false
+	}
+	return s.flights[i], true
+}
+
 // Flights returns every flight in canonical order (by flight number). The slice is the caller's.
 func (s *Seller) Flights() []Flight { return slices.Clone(s.flights) }
 

@@ -165,3 +165,24 @@ func TestSellerConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+func TestSellerFlightByNumber(t *testing.T) {
+	day := func(h int) time.Time { return time.Date(2026, 12, 1, h, 0, 0, 0, time.UTC) }
+	flights := []Flight{
+		{Number: "LY003", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: day(8), Arrival: day(19), Price: 100, Seats: 5},
+		{Number: "LY001", Seller: "LY", Src: "TLV", Dst: "LHR", Departure: day(6), Arrival: day(11), Price: 90, Seats: 3},
+	}
+	s, err := NewSeller("LY", flights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flights {
+		got, ok := s.Flight(f.Number)
+		if !ok || got != f {
+			t.Errorf("Flight(%s) = %+v, %v; want %+v", f.Number, got, ok, f)
+		}
+	}
+	if _, ok := s.Flight("LY002"); ok {
+		t.Error("Flight(LY002) found a flight the seller does not have")
+	}
+}
