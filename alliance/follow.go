@@ -24,3 +24,20 @@ func follow(ctx context.Context, tree *coord.Tree, dir string, log *slog.Logger,
 		return nil
 	})
 }
+
+// followDescendants is follow for a folder whose nodes sit below sub-folders (seats/LY/LY001):
+// events are named by the path below dir ("LY/LY001").
+func followDescendants(ctx context.Context, tree *coord.Tree, dir string, log *slog.Logger, apply func(coord.Event)) {
+	_ = retry(ctx, func(int) error {
+		all, rev, err := tree.Descendants(ctx, dir)
+		if err != nil {
+			log.Warn("listing a folder of the alliance's tree failed; retrying", "dir", dir, "err", err)
+			return err
+		}
+		apply(coord.Event{Type: coord.EventResync, Path: dir, Revision: rev, Children: all})
+		for ev := range tree.Watch(ctx, dir, coord.WatchOptions{Recursive: true, FromRevision: rev + 1}) {
+			apply(ev)
+		}
+		return nil
+	})
+}

@@ -13,9 +13,17 @@ import (
 	"flightalliance/soap"
 )
 
-// sellerService is the SellerService: getTrips, answered by the delegate for the whole alliance.
+// sellerService is the SellerService: getTrips, answered by the delegate for the whole alliance,
+// and the bookings (bookings.go), which any machine can take.
 func (m *Machine) sellerService() soap.Service {
-	return soap.SellerService(soap.Op("getTrips", m.getTrips))
+	return soap.SellerService(
+		soap.Op(soap.OpGetTrips, m.getTrips),
+		soap.Op(soap.OpReserve, m.reserve),
+		soap.Op(soap.OpCancel, m.cancel),
+		soap.Op(soap.OpConfirm, m.confirm),
+		soap.Op(soap.OpGetBooking, m.getBooking),
+		soap.Op(soap.OpGetSeats, m.getSeats),
+	)
 }
 
 // getTrips asks one holder of every needed seller for the flights out of src and into dst on the
@@ -27,9 +35,10 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	if err != nil {
 		return nil, err
 	}
-	if !m.view.isListed() || !m.catalog.isListed() {
+	if !m.view.isListed() || !m.catalog.isListed() || !m.seats.isListed() {
 		// Until this machine has read the alliance's machines and catalog once it does not know
-		// every seller, and an answer could look complete while missing some.
+		// every seller, and an answer could look complete while missing some; until it has read
+		// the booked seats, it would show seats already sold.
 		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
 	}
 	key := cacheKey(q)
@@ -37,7 +46,7 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	if ok {
 		m.metrics.cacheHits.Inc()
 		m.metrics.searchSeconds.WithLabelValues("hit").Observe(time.Since(start).Seconds())
-		return cached, nil
+		return m.seats.withSeatsLeft(cached), nil
 	}
 	if m.cache.enabled() {
 		m.metrics.cacheMisses.Inc()
@@ -67,7 +76,7 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 		m.cache.add(key, resp, gen)
 	}
 	m.metrics.searchSeconds.WithLabelValues("miss").Observe(time.Since(start).Seconds())
-	return resp, nil
+	return m.seats.withSeatsLeft(resp), nil
 }
 
 // tripQuery validates a getTrips request; a bad field gets a Client fault naming it.

@@ -27,8 +27,36 @@ func (m *Machine) intraService() soap.Service {
 		soap.Op("getRelevantFlightsByDst", func(ctx context.Context, req *soap.RelevantByDstRequest) (*soap.RelevantFlightsResponse, error) {
 			return m.relevant(req.Dst, "Dst", req.Date, req.Sellers, (*flight.Seller).ByDst)
 		}),
+		soap.Op("getFlights", func(ctx context.Context, req *soap.GetFlightsRequest) (*soap.RelevantFlightsResponse, error) {
+			return m.flightsByNumber(req)
+		}),
 	)
 }
+
+// flightsByNumber answers getFlights from this machine's copy of the seller, if it has one.
+func (m *Machine) flightsByNumber(req *soap.GetFlightsRequest) (*soap.RelevantFlightsResponse, error) {
+	if !flight.ValidSeller(req.Seller) {
+		return nil, soap.ClientFault("Seller: %q is not a seller code", req.Seller)
+	}
+	if len(req.Flights) == 0 || len(req.Flights) > maxFlightsAsked {
+		return nil, soap.ClientFault("Flights: %d numbers, ask for 1 to %d", len(req.Flights), maxFlightsAsked)
+	}
+	resp := &soap.RelevantFlightsResponse{}
+	sel, ok := m.store.seller(req.Seller)
+	if !ok {
+		return resp, nil
+	}
+	resp.Sellers = []string{req.Seller}
+	for _, n := range req.Flights {
+		if f, ok := sel.Flight(n); ok {
+			resp.Flights = append(resp.Flights, toWire(f))
+		}
+	}
+	return resp, nil
+}
+
+// maxFlightsAsked bounds one getFlights request (a booking names at most two flights).
+const maxFlightsAsked = 16
 
 // sendSeller answers one page of a seller this machine has a copy of, whatever its role: the
 // planner names as a source any machine that held or brought the seller in the round's snapshot.

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
+
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
 	"flightalliance/alliance/placement"
@@ -32,6 +34,9 @@ type Machine struct {
 	cache   *answerCache
 	clients *peerClients
 	catalog *catalog
+	seats   *seatBook // booked seats, followed from etcd
+	holds   *holdBook // open holds, followed from etcd
+	ledger  *ledger   // bookings: etcd transactions
 
 	member  atomic.Pointer[coord.Member]
 	tree    *coord.Tree
@@ -79,6 +84,8 @@ func New(cfg Config) (*Machine, error) {
 		store:   newStore(brought),
 		metrics: newMetrics(),
 		catalog: newCatalog(),
+		seats:   newSeatBook(),
+		holds:   newHoldBook(),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody}),
 	}
 	cache, err := newAnswerCache(cfg.CacheSize)
@@ -88,6 +95,7 @@ func New(cfg Config) (*Machine, error) {
 	m.cache = cache
 	m.view = newView(m.log, cache.purge)
 	m.published.roles = map[string]placement.Role{}
+	m.ledger = &ledger{keys: m.keys, now: time.Now, cli: func() *clientv3.Client { return m.member.Load().Client() }}
 	return m, nil
 }
 
@@ -167,6 +175,8 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	}
 	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.machines(), m.log, m.view.apply) })
 	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.catalog(), m.log, m.catalog.apply) })
+	run(func(ctx context.Context) { followDescendants(ctx, m.tree, m.keys.seats(), m.log, m.seats.apply) })
+	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.holds(), m.log, m.holds.apply) })
 	joined := make(chan error, 1)
 	go func() { joined <- m.joinAlliance(work) }()
 	select {
@@ -182,6 +192,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	run(m.roundLoop)
 	run(m.keepMembership)
 	run(m.delegateLoop)
+	run(m.sweepHolds)
 	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", slices.Sorted(maps.Keys(m.cfg.Sellers)))
 
 	select {

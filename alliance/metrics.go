@@ -24,6 +24,7 @@ type metrics struct {
 	primaries     prometheus.Gauge
 	backups       prometheus.Gauge
 	quorum        prometheus.Gauge
+	bookings      *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -62,10 +63,12 @@ func newMetrics() *metrics {
 			Help: "Sellers this machine holds as BACKUP."}),
 		quorum: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "etcd_quorum",
 			Help: "1 while the embedded etcd member sees a leader."}),
+		bookings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "bookings_total",
+			Help: "Booking operations taken by this machine (reserve, cancel, confirm, getBooking, getSeats, expire), by result (ok or the fault kind)."}, []string{"op", "result"}),
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
 		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.registrations, m.delegate,
-		m.primaries, m.backups, m.quorum,
+		m.primaries, m.backups, m.quorum, m.bookings,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -59,3 +59,12 @@ func (c *IntraClient) SendSeller(ctx context.Context, role, seller, cursor strin
 	}
 	return &page, nil
 }
+
+// GetFlights calls getFlights.
+func (c *IntraClient) GetFlights(ctx context.Context, seller string, numbers []string) (*RelevantFlightsResponse, error) {
+	resp := RelevantFlightsResponse{}
+	if err := c.c.call(ctx, OpGetFlights, &GetFlightsRequest{Seller: seller, Flights: numbers}, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}

@@ -21,6 +21,7 @@ const (
 	OpSendBackupSeller  = "sendBackupSeller"
 	OpRelevantBySrc     = "getRelevantFlightsBySrc"
 	OpRelevantByDst     = "getRelevantFlightsByDst"
+	OpGetFlights        = "getFlights"
 )
 
 // Service is a SOAP endpoint: its name, the path it is served on, the operations it implements

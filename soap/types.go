@@ -115,3 +115,12 @@ type SellerPage struct {
 	Flights    []Flight `xml:"Flights,omitempty"`
 	NextCursor string   `xml:"NextCursor,omitempty"`
 }
+
+// GetFlightsRequest is IntraClusterService.getFlights: the flights of one seller by number (the
+// flights a booking names), from a machine that has the seller. The answer's Sellers is
+// [Seller] when the machine has the seller, empty otherwise; a number it lacks is left out.
+type GetFlightsRequest struct {
+	XMLName xml.Name `xml:"getFlights"`
+	Seller  string   `xml:"Seller"`
+	Flights []string `xml:"Flights"`
+}

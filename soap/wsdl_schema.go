@@ -103,7 +103,16 @@ const intraElements = `
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
-      <xsd:element name="getRelevantFlightsByDstResponse" type="tns:RelevantFlightsResponse"/>`
+      <xsd:element name="getRelevantFlightsByDstResponse" type="tns:RelevantFlightsResponse"/>
+      <xsd:element name="getFlights">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Seller" type="xsd:string"/>
+            <xsd:element name="Flights" type="xsd:string" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getFlightsResponse" type="tns:RelevantFlightsResponse"/>`
 
 const intraSchema = flightType + intraElements
 

@@ -217,6 +217,8 @@ var goTypes = map[string]reflect.Type{
 	"getRelevantFlightsBySrcResponse": reflect.TypeFor[RelevantFlightsResponse](),
 	"getRelevantFlightsByDst":         reflect.TypeFor[RelevantByDstRequest](),
 	"getRelevantFlightsByDstResponse": reflect.TypeFor[RelevantFlightsResponse](),
+	"getFlights":                      reflect.TypeFor[GetFlightsRequest](),
+	"getFlightsResponse":              reflect.TypeFor[RelevantFlightsResponse](),
 }
 
 // xsdTypesOf lists the schema types a Go kind may be declared with.

@@ -1,0 +1,194 @@
+package alliance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"flightalliance/alliance/booking"
+	"flightalliance/alliance/flight"
+	"flightalliance/coord"
+	"flightalliance/internal/freeport"
+)
+
+// testLedger is a ledger over a real one-member etcd cluster.
+func testLedger(t *testing.T) *ledger {
+	t.Helper()
+	addrs, err := freeport.Addrs(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer, client := "http://"+addrs[0], "http://"+addrs[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m, err := coord.Start(ctx, coord.Config{
+		Name: "m1", DataDir: filepath.Join(t.TempDir(), "m1"), PeerURL: peer, ClientURL: client,
+		InitialCluster: "m1=" + peer, ClusterToken: "ledger-test", UnsafeNoFsync: true,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), EtcdLogLevel: "fatal",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return &ledger{keys: newKeys("star"), now: time.Now, cli: func() *clientv3.Client { return m.Client() }}
+}
+
+func testFlight(number string, seats int, dep time.Time, src, dst string) flight.Flight {
+	return flight.Flight{Number: number, Seller: number[:2], Src: src, Dst: dst, Departure: dep,
+		Arrival: dep.Add(2 * time.Hour), Price: 10000, Seats: seats}
+}
+
+func ctxFor(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func (l *ledger) mustBooked(t *testing.T, f flight.Flight) int {
+	t.Helper()
+	n, err := l.booked(ctxFor(t), f.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLedgerNeverOversells races 12 clients for the last 3 seats: exactly 3 win, the others are
+// told how many seats are left, and the counter ends at the capacity.
+func TestLedgerNeverOversells(t *testing.T) {
+	l := testLedger(t)
+	f := testFlight("LY001", 3, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), "TLV", "FRA")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won, refused := 0, 0
+	for i := range 12 {
+		wg.Go(func() {
+			req := booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 1, Key: fmt.Sprint("k", i)}
+			_, _, created, err := l.reserve(ctxFor(t), req, []flight.Flight{f})
+			var conflict *booking.ConflictError
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil && created:
+				won++
+			case errors.As(err, &conflict):
+				refused++
+			default:
+				t.Errorf("client %d: created=%v err=%v", i, created, err)
+			}
+		})
+	}
+	wg.Wait()
+	if won != 3 || refused != 9 {
+		t.Errorf("%d bookings and %d refusals for 3 seats among 12 clients", won, refused)
+	}
+	if n := l.mustBooked(t, f); n != 3 {
+		t.Errorf("counter %d, want 3", n)
+	}
+}
+
+// TestLedgerBothOrNeither: a connection and a racer for the last seat of its second leg — when
+// the racer wins, the connection takes nothing, so its first leg keeps its seat.
+func TestLedgerBothOrNeither(t *testing.T) {
+	l := testLedger(t)
+	dep := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
+	ly, ua := testFlight("LY001", 5, dep, "TLV", "FRA"), testFlight("UA123", 1, dep.Add(3*time.Hour), "FRA", "JFK")
+	ctx := ctxFor(t)
+	if _, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "racer"}, []flight.Flight{ua}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "trip"}, []flight.Flight{ly, ua})
+	var conflict *booking.ConflictError
+	if !errors.As(err, &conflict) {
+		t.Fatalf("connection over a full leg: %v, want a conflict", err)
+	}
+	if n := l.mustBooked(t, ly); n != 0 {
+		t.Errorf("the refused connection took %d seats of its other leg", n)
+	}
+}
+
+// TestLedgerIdempotent: the same key and request answer the same booking without taking seats
+// again; the same key with another request is refused.
+func TestLedgerIdempotent(t *testing.T) {
+	l := testLedger(t)
+	f := testFlight("LY001", 10, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), "TLV", "FRA")
+	req := booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 2, Key: "same"}
+	ctx := ctxFor(t)
+	first, _, created, err := l.reserve(ctx, req, []flight.Flight{f})
+	if err != nil || !created {
+		t.Fatal(created, err)
+	}
+	again, _, created, err := l.reserve(ctx, req, []flight.Flight{f})
+	if err != nil || created || again.ID != first.ID {
+		t.Fatalf("retry: %s created=%v err=%v; first %s", again.ID, created, err, first.ID)
+	}
+	other := req
+	other.Seats = 3
+	if _, _, _, err := l.reserve(ctx, other, []flight.Flight{f}); !errors.Is(err, errKeyReused) {
+		t.Errorf("same key, other request: %v", err)
+	}
+	if n := l.mustBooked(t, f); n != 2 {
+		t.Errorf("counter %d, want 2", n)
+	}
+}
+
+// TestLedgerCancelConfirmExpire walks a hold and a booking through their endings: each gives its
+// seats back exactly once, and what is refused says why.
+func TestLedgerCancelConfirmExpire(t *testing.T) {
+	l := testLedger(t)
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return now }
+	f := testFlight("LY001", 10, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), "TLV", "FRA")
+	ctx := ctxFor(t)
+	reserve := func(key string, hold time.Duration) booking.Record {
+		r, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 2, Key: key, Hold: hold}, []flight.Flight{f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	cancel := func(r booking.Record) (booking.Ending, string, error) { return booking.Cancel(r), booking.Cancelled, nil }
+	confirm := func(r booking.Record) (booking.Ending, string, error) {
+		e, err := booking.ConfirmAt(r, now)
+		return e, booking.Expired, err
+	}
+
+	b := reserve("plain", 0)
+	for range 2 {
+		if r, err := l.end(ctx, b.ID, cancel); err != nil || r.Status != booking.Cancelled {
+			t.Fatalf("cancel: %s %v", r.Status, err)
+		}
+	}
+	if n := l.mustBooked(t, f); n != 0 {
+		t.Errorf("after cancelling twice: %d booked, want 0", n)
+	}
+
+	h := reserve("hold", time.Minute)
+	if r, err := l.end(ctx, h.ID, confirm); err != nil || r.Status != booking.Confirmed {
+		t.Fatalf("confirm: %s %v", r.Status, err)
+	}
+	late := reserve("late", time.Minute)
+	now = now.Add(time.Minute)
+	r, err := l.end(ctx, late.ID, confirm)
+	var conflict *booking.ConflictError
+	if !errors.As(err, &conflict) || r.Status != booking.Expired {
+		t.Fatalf("confirm after expiry: %s %v", r.Status, err)
+	}
+	if r, err := l.end(ctx, late.ID, cancel); err != nil || r.Status != booking.Expired {
+		t.Errorf("cancel an expired hold: %s %v", r.Status, err)
+	}
+	if n := l.mustBooked(t, f); n != 2 {
+		t.Errorf("confirmed hold kept, expired hold released: %d booked, want 2", n)
+	}
+	if _, err := l.end(ctx, "star.aaaaaaaaaaaaaaaaaaaaaaaaaa", cancel); !errors.Is(err, errNoBooking) {
+		t.Errorf("unknown booking: %v", err)
+	}
+}
