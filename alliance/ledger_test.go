@@ -155,7 +155,9 @@ func TestLedgerCancelConfirmExpire(t *testing.T) {
 		}
 		return r
 	}
-	cancel := func(r booking.Record) (booking.Ending, string, error) { return booking.Cancel(r), booking.Cancelled, nil }
+	cancel := func(r booking.Record) (booking.Ending, string, error) {
+		return booking.Cancel(r), booking.Cancelled, nil
+	}
 	confirm := func(r booking.Record) (booking.Ending, string, error) {
 		e, err := booking.ConfirmAt(r, now)
 		return e, booking.Expired, err

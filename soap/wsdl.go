@@ -18,7 +18,7 @@ var (
 	sellerDef = wsdlDef{service: SellerServiceName, schema: sellerSchema, ops: []string{
 		OpGetTrips, OpReserve, OpCancel, OpConfirm, OpGetBooking, OpGetSeats,
 	}}
-	intraDef  = wsdlDef{service: IntraClusterServiceName, schema: intraSchema, ops: []string{
+	intraDef = wsdlDef{service: IntraClusterServiceName, schema: intraSchema, ops: []string{
 		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst, OpGetFlights,
 	}}
 )
