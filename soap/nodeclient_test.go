@@ -71,6 +71,19 @@ func TestNodeSoapClient(t *testing.T) {
 		GetRelevantFlightsByDst struct {
 			Fault struct{ Code, String string }
 		}
+		Reserve struct {
+			Result struct {
+				Booking struct {
+					ID, Status, ExpiresAt string
+					Seats                 int
+					Legs                  []map[string]any
+				}
+				Created bool
+			}
+		}
+		GetBooking struct {
+			Fault struct{ Code, String, Detail string }
+		}
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("node output: %v", err)
@@ -92,5 +105,20 @@ func TestNodeSoapClient(t *testing.T) {
 	}
 	if f := out.GetRelevantFlightsByDst.Fault; f.Code != CodeClient || f.String != `Dst "XXX": unknown airport` {
 		t.Errorf("node saw the fault as %+v", f)
+	}
+
+	// Bookings: a request with a list of structures, and a fault whose detail says its kind.
+	reserve := s.last(t, OpReserve).(ReserveRequest)
+	wantLegs := []LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}
+	if reserve.XMLName.Space != Namespace || reserve.Alliance != "star" || !reflect.DeepEqual(reserve.Legs, wantLegs) ||
+		reserve.Seats != 2 || reserve.RequestID != "node-key-1" || reserve.Hold != "10m" {
+		t.Errorf("server decoded node's reserve as %+v", reserve)
+	}
+	if b := out.Reserve.Result; !b.Created || b.Booking.ID != sampleBooking().ID || b.Booking.Status != StatusHeld ||
+		b.Booking.Seats != 2 || len(b.Booking.Legs) != len(sampleBooking().Legs) {
+		t.Errorf("node decoded reserve as %+v", b)
+	}
+	if f := out.GetBooking.Fault; f.Code != CodeClient || f.Detail != KindNotFound {
+		t.Errorf("node saw the unknown booking's fault as %+v", f)
 	}
 }

@@ -12,7 +12,7 @@ async function call(client, op, args) {
   } catch (err) {
     const fault = err && err.root && err.root.Envelope && err.root.Envelope.Body && err.root.Envelope.Body.Fault;
     if (!fault) throw err;
-    return { fault: { code: fault.faultcode, string: fault.faultstring } };
+    return { fault: { code: fault.faultcode, string: fault.faultstring, detail: fault.detail } };
   }
 }
 
@@ -25,6 +25,11 @@ async function main() {
     getTrips: await call(seller, 'getTrips', { Src: 'TLV', Dst: 'JFK', Date: '2026-12-01', Sellers: ['LY', 'UA'] }),
     sendPrimarySeller: await call(intra, 'sendPrimarySeller', { sellerName: 'LY', Cursor: '2' }),
     getRelevantFlightsByDst: await call(intra, 'getRelevantFlightsByDst', { Dst: 'XXX', Date: '2026-12-01' }),
+    reserve: await call(seller, 'reserve', {
+      Alliance: 'star', Legs: [{ Seller: 'LY', Flight: 'LY001' }, { Seller: 'UA', Flight: 'UA123' }],
+      Seats: 2, RequestID: 'node-key-1', Hold: '10m',
+    }),
+    getBooking: await call(seller, 'getBooking', { BookingID: 'star.nosuchbookingxxxxxxxxxxx' }),
   };
   process.stdout.write(JSON.stringify(out, null, 1) + '\n');
 }
