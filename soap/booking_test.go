@@ -3,7 +3,11 @@ package soap
 import (
 	"context"
 	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +67,40 @@ func TestBookingOpsRoundTrip(t *testing.T) {
 	if err != nil || seats.Left != 178 || seats.Flight != "LY001" {
 		t.Errorf("getSeats: %+v, %v", seats, err)
 	}
+}
+
+// TestRequestValueNamesItsElement: a value that does not convert is refused naming its element.
+func TestRequestValueNamesItsElement(t *testing.T) {
+	s := startServer(t, serverOps{})
+	for value, want := range map[string]string{"abc": `Seats: "abc" is not a number`, "99999999999999999999999": `Seats: "99999999999999999999…" is not a number`} {
+		body := envelope(`<reserve xmlns="urn:flightalliance:v1"><Alliance>star</Alliance><Legs><Seller>LY</Seller><Flight>LY001</Flight></Legs><Seats>` + value + `</Seats><RequestID>k</RequestID></reserve>`)
+		resp, err := http.Post(s.URL+SellerServicePath, "text/xml; charset=utf-8", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		err = decodeResponse(envelopeBody(t, raw), "reserveResponse", &ReserveResponse{})
+		var f *Fault
+		if !errors.As(err, &f) || f.Code != CodeClient || f.String != want {
+			t.Errorf("Seats %q: %v, want a Client fault %q", value, err, want)
+		}
+	}
+	if s.count(OpReserve) != 0 {
+		t.Error("the operation ran on a request it could not read")
+	}
+}
+
+// envelopeBody is the inner XML of a response envelope's soap:Body.
+func envelopeBody(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	var env struct {
+		Body struct {
+			Inner []byte `xml:",innerxml"`
+		} `xml:"Body"`
+	}
+	if err := xml.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("%v\n%s", err, raw)
+	}
+	return env.Body.Inner
 }

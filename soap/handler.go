@@ -133,7 +133,8 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 		h.fault(w, r, http.StatusInternalServerError, "", f)
 		return
 	}
-	d := xml.NewDecoder(http.MaxBytesReader(w, r.Body, h.maxBody))
+	track := &lastElement{d: xml.NewDecoder(http.MaxBytesReader(w, r.Body, h.maxBody))}
+	d := xml.NewTokenDecoder(track)
 	start, err := openBody(d)
 	if err != nil {
 		h.fault(w, r, http.StatusInternalServerError, "", h.requestFault(err, "the envelope"))
@@ -150,7 +151,11 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 	}
 	call, err := op.decode(d, &start)
 	if err != nil {
-		h.fault(w, r, http.StatusInternalServerError, name, h.requestFault(err, "<"+name+">"))
+		f := track.conversionFault(err)
+		if f == nil {
+			f = h.requestFault(err, "<"+name+">")
+		}
+		h.fault(w, r, http.StatusInternalServerError, name, f)
 		return
 	}
 	if err := closeBody(d); err != nil {
