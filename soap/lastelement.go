@@ -38,4 +38,3 @@ func (l *lastElement) conversionFault(err error) *Fault {
 	}
 	return ClientFault("%s: %q is not %s", l.name, v, kind)
 }
-
