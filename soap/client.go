@@ -37,6 +37,9 @@ type ClientOptions struct {
 	// HTTPClient lends its Transport (connection pool, TLS settings); its other fields are not
 	// used. Nil means a transport of the client's own.
 	HTTPClient *http.Client
+	// Token, when set, is sent with every request as "Authorization: Bearer <Token>" (the
+	// alliance's token, which the IntraClusterService requires).
+	Token string
 }
 
 // caller is the machinery SellerClient and IntraClient share: one remote service, its WSDL, and
@@ -53,6 +56,7 @@ type caller struct {
 	urlErr     error
 	timeout    time.Duration
 	maxBody    int64
+	auth       string // the Authorization header's value, or ""
 	transport  http.RoundTripper
 	wsdl       atomic.Pointer[[]byte] // the last good WSDL; nil until fetched, or after a transport error
 	conns      sync.Pool              // of *conn, idle
@@ -60,6 +64,9 @@ type caller struct {
 
 func newCaller(serviceURL string, opts ClientOptions) *caller {
 	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody}
+	if opts.Token != "" {
+		c.auth = "Bearer " + opts.Token
+	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxResponseBody
 	}
@@ -165,12 +172,18 @@ func (c *caller) definitions(ctx context.Context) (*[]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL: %w", err)
 	}
+	if c.auth != "" {
+		req.Header.Set("Authorization", c.auth)
+	}
 	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		if f := readFault(resp, c.maxBody); f != nil {
+			return nil, fmt.Errorf("fetch WSDL %s: HTTP status %s: %w", c.wsdlURL, resp.Status, f)
+		}
 		return nil, fmt.Errorf("fetch WSDL %s: HTTP status %s", c.wsdlURL, resp.Status)
 	}
 	doc, err := io.ReadAll(&cappedBody{r: resp.Body, left: c.maxBody})
@@ -210,4 +223,28 @@ func decodeResponse(body []byte, want string, v any) error {
 	default:
 		return fmt.Errorf("%w: got <%s>, want <%s>", ErrBadResponse, start.Name.Local, want)
 	}
+}
+
+// readFault decodes the SOAP fault an error response carries, or returns nil.
+func readFault(resp *http.Response, maxBody int64) *Fault {
+	if !isXML(resp.Header.Get("Content-Type")) {
+		return nil
+	}
+	raw, err := io.ReadAll(&cappedBody{r: resp.Body, left: maxBody})
+	if err != nil {
+		return nil
+	}
+	var env struct {
+		Body struct {
+			Inner []byte `xml:",innerxml"`
+		} `xml:"Body"`
+	}
+	if xml.Unmarshal(raw, &env) != nil {
+		return nil
+	}
+	var f *Fault
+	if errors.As(decodeResponse(env.Body.Inner, "", nil), &f) {
+		return f
+	}
+	return nil
 }

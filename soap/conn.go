@@ -29,7 +29,7 @@ func (c *caller) conn(doc *[]byte) (*conn, error) {
 		}
 		// Parsed from an older WSDL: let it go.
 	}
-	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: *doc, maxBody: c.maxBody}
+	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: *doc, maxBody: c.maxBody, auth: c.auth}
 	gc, err := gosoap.SoapClientWithConfig(c.wsdlURL, &http.Client{Transport: t}, &gosoap.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("gosoap client: %w", err)

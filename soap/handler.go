@@ -28,6 +28,9 @@ type HandlerOptions struct {
 	Address string
 	// MaxBody caps the request body in bytes; 0 means DefaultMaxRequestBody.
 	MaxBody int64
+	// Token, when set, is required of every request as "Authorization: Bearer <Token>": a
+	// request without it, or with another token, gets a Client fault (HTTP 401) and nothing else.
+	Token string
 	// Logger receives one record per fault (Info for the caller's mistakes, Error for ours) and
 	// one Debug record per call; nil discards.
 	Logger *slog.Logger
@@ -42,6 +45,7 @@ type handler struct {
 	declared []string // operations the WSDL declares
 	address  string
 	maxBody  int64
+	token    *bearer
 	log      *slog.Logger
 }
 
@@ -59,6 +63,9 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 		address: strings.TrimSuffix(opts.Address, "/"),
 		maxBody: opts.MaxBody,
 		log:     opts.Logger,
+	}
+	if opts.Token != "" {
+		h.token = newBearer(opts.Token)
 	}
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxRequestBody
@@ -87,6 +94,13 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.token != nil {
+		if f := h.token.check(r.Header.Get("Authorization")); f != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="`+h.svc.Name+`"`)
+			h.fault(w, r, http.StatusUnauthorized, "", f)
+			return
+		}
+	}
 	switch r.Method {
 	case http.MethodPost:
 		h.serveCall(w, r)

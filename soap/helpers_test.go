@@ -32,6 +32,7 @@ type serverOps struct {
 	byDst    func(ctx context.Context, req *RelevantByDstRequest) (*RelevantFlightsResponse, error)
 	send     func(ctx context.Context, req *SendSellerRequest) (*SellerPage, error)
 	reserve  func(ctx context.Context, req *ReserveRequest) (*ReserveResponse, error)
+	token    string // required by the IntraClusterService when set
 	maxBody  int64
 	wrap     func(http.Handler) http.Handler
 }
@@ -83,12 +84,14 @@ func startServer(t testing.TB, o serverOps) *server {
 		Op(OpGetBooking, record(s, OpGetBooking, booking)),
 		Op(OpGetSeats, record(s, OpGetSeats, seats)),
 	), opts))
+	intraOpts := opts
+	intraOpts.Token = o.token
 	mux.Handle(IntraClusterServicePath, NewHandler(IntraClusterService(
 		Op(OpSendPrimarySeller, record(s, OpSendPrimarySeller, o.send)),
 		Op(OpSendBackupSeller, record(s, OpSendBackupSeller, o.send)),
 		Op(OpRelevantBySrc, record(s, OpRelevantBySrc, o.bySrc)),
 		Op(OpRelevantByDst, record(s, OpRelevantByDst, o.byDst)),
-	), opts))
+	), intraOpts))
 	var h http.Handler = mux
 	if o.wrap != nil {
 		h = o.wrap(mux)

@@ -21,6 +21,7 @@ type callTransport struct {
 	wsdlURL string
 	wsdl    []byte
 	maxBody int64
+	auth    string // the Authorization header's value, or ""
 
 	ctx  context.Context // of the current call
 	seen exchange        // by the current call
@@ -43,7 +44,12 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.ctx == nil {
 		return nil, errors.New("soap: transport used outside a call") // a bug in this package
 	}
-	resp, err := t.base.RoundTrip(req.WithContext(t.ctx))
+	req = req.WithContext(t.ctx)
+	if t.auth != "" {
+		req.Header = req.Header.Clone()
+		req.Header.Set("Authorization", t.auth)
+	}
+	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		t.seen.err = err
 		return nil, err

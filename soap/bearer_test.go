@@ -1,0 +1,52 @@
+package soap
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTokenRequired: with a token, the service answers only calls that carry it; the others get
+// a Client fault saying what is wrong — never the data — and the operation does not run.
+func TestTokenRequired(t *testing.T) {
+	s := startServer(t, serverOps{token: "s3cret-token"})
+	req := RelevantBySrcRequest{Src: "TLV", Date: "2026-12-01"}
+	for name, tc := range map[string]struct{ token, want string }{
+		"no token":      {"", "missing Authorization"},
+		"wrong token":   {"s3cret-tokem", "wrong token"},
+		"longer token":  {"s3cret-token-and-more", "wrong token"},
+		"another token": {"x", "wrong token"},
+	} {
+		c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{Timeout: 5 * time.Second, Token: tc.token})
+		resp, err := c.RelevantBySrc(context.Background(), req)
+		var f *Fault
+		if !errors.As(err, &f) || f.Code != CodeClient || !strings.Contains(f.String, tc.want) || resp != nil {
+			t.Errorf("%s: %+v, %v; want a Client fault containing %q", name, resp, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: the fault reveals the token: %v", name, f)
+		}
+	}
+	if n := s.count(OpRelevantBySrc); n != 0 {
+		t.Fatalf("the operation ran %d times for refused calls", n)
+	}
+	c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{Timeout: 5 * time.Second, Token: "s3cret-token"})
+	if _, err := c.RelevantBySrc(context.Background(), req); err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	// The WSDL is behind the token too; the SellerService is not.
+	resp, err := http.Get(s.URL + IntraClusterServicePath + "?wsdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("WSDL without the token: %s %q", resp.Status, resp.Header.Get("WWW-Authenticate"))
+	}
+	if _, err := s.seller().GetTrips(context.Background(), GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}); err != nil {
+		t.Errorf("SellerService without a token: %v", err)
+	}
+}
