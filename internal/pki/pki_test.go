@@ -1,0 +1,131 @@
+package pki
+
+import (
+	"crypto/tls"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// files writes a CA and a certificate it signs for 127.0.0.1 into a temporary directory.
+func files(t *testing.T, ca *CA, name string) Files {
+	t.Helper()
+	dir := t.TempDir()
+	pair, err := ca.Issue(name, "127.0.0.1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, key, err := pair.Write(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(caFile, ca.CertPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(key); st.Mode().Perm() != 0o600 {
+		t.Errorf("key written with mode %#o", st.Mode().Perm())
+	}
+	return Files{CertFile: cert, KeyFile: key, CAFile: caFile}
+}
+
+// handshake runs one TLS handshake between a server and a client configuration.
+func handshake(t *testing.T, server, client *tls.Config) error {
+	t.Helper()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			_ = c.(*tls.Conn).Handshake()
+			c.Close()
+		}
+	}()
+	c, err := tls.Dial("tcp", ln.Addr().String(), client)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	// TLS 1.3 reports a refused client certificate on the first read.
+	_, err = c.Read(make([]byte, 1))
+	if err != nil && !strings.Contains(err.Error(), "EOF") {
+		return err
+	}
+	return nil
+}
+
+func TestMutualTLS(t *testing.T) {
+	ca, err := NewCA("test CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewCA("another CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, m2, stranger := files(t, ca, "m1"), files(t, ca, "m2"), files(t, other, "x")
+	server, err := m1.Server(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := m2.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handshake(t, server, client); err != nil {
+		t.Errorf("two machines of one CA: %v", err)
+	}
+	noCert := &tls.Config{RootCAs: client.RootCAs}
+	if err := handshake(t, server, noCert); err == nil {
+		t.Error("a client without a certificate was accepted")
+	}
+	strangerClient, _ := stranger.Client()
+	strangerClient.RootCAs = client.RootCAs // it trusts the server, but its certificate is foreign
+	if err := handshake(t, server, strangerClient); err == nil {
+		t.Error("a client certificate of another CA was accepted")
+	}
+	if err := handshake(t, server, &tls.Config{}); err == nil {
+		t.Error("a client that does not know the CA trusted the server")
+	}
+}
+
+func TestReadToken(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "token")
+	if err := WriteSecret(good, []byte("  abc123\n")); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := ReadToken(good); err != nil || tok != "abc123" {
+		t.Errorf("ReadToken = %q, %v", tok, err)
+	}
+	open := filepath.Join(dir, "open")
+	if err := os.WriteFile(open, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadToken(open); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a world-readable token file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	_ = WriteSecret(empty, []byte("\n"))
+	if _, err := ReadToken(empty); err == nil {
+		t.Error("an empty token file was accepted")
+	}
+	if _, err := ReadToken(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing token file was accepted")
+	}
+}
+
+func TestFilesCheck(t *testing.T) {
+	for _, f := range []Files{{CAFile: "ca"}, {KeyFile: "k"}, {CertFile: "c"}} {
+		if f.Check() == nil {
+			t.Errorf("%+v accepted", f)
+		}
+	}
+	if (Files{}).Check() != nil || (Files{CertFile: "c", KeyFile: "k"}).Check() != nil {
+		t.Error("a complete or empty configuration refused")
+	}
+}
