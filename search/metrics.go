@@ -13,6 +13,8 @@ type metrics struct {
 	fanoutSeconds  prometheus.Histogram
 	delegateErrors *prometheus.CounterVec // alliance, reason
 	alternateCalls *prometheus.CounterVec // alliance
+	// bookingRequests counts the answers to booking requests (reserve, get, cancel, confirm, seats).
+	bookingRequests *prometheus.CounterVec // op, code
 }
 
 func newMetrics(registrations func() (live, stale int)) *metrics {
@@ -40,9 +42,13 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 			Name: "search_alternate_calls_total",
 			Help: "Calls to an alliance's alternate because its delegate (or an earlier alternate) failed, answered incomplete or was slower than the hedge delay.",
 		}, []string{"alliance"}),
+		bookingRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "search_booking_requests_total",
+			Help: "Booking requests answered, by operation (reserve, get, cancel, confirm, seats) and status code.",
+		}, []string{"op", "code"}),
 	}
 	m.reg.MustRegister(
-		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls,
+		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls, m.bookingRequests,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "search_registrations",
 			Help: "Delegate registrations refreshed within the TTL.",

@@ -24,7 +24,35 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 	partial := startDelegate(t, answer(soap.GetTripsResponse{MissingSellers: []string{"BA"}, Trips: skyTrips.Trips}))
 	ts := startSearch(t, Config{DelegateTimeout: 200 * time.Millisecond})
 
-	code, docBytes := do(t, http.MethodGet, ts.URL+"/openapi.json", "")
+	check := openAPIChecker(t, ts.URL)
+
+	for name, uri := range map[string]string{"star": star.URI, "stuck": stuck.URI, "partial": partial.URI} {
+		check(http.MethodPut, "/Services/FlightsSearchReg/Register/"+name, `{"uri":"`+uri+`"}`, 200)
+	}
+
+	complete := check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01&servers=LY,UA", "", 200)
+	if !bytes.Contains(complete, []byte(`"legs"`)) {
+		t.Errorf("the validated answer has no trips: %s", complete)
+	}
+	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01", "", 200)
+	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=TLV&date=2026-12-01", "", 400)
+	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=tomorrow", "", 400)
+	check(http.MethodPut, "/Services/FlightsSearchReg/Register/star", `{"uri":"ftp://x"}`, 400)
+	check(http.MethodPut, "/Services/FlightsSearchReg/Register/star", `{"uri":"http://x/`+strings.Repeat("a", 70000)+`"}`, 413)
+	check(http.MethodGet, "/Services/FlightsSearchReg/", "", 200)
+	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister?cluster=stuck", "", 200)
+	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister", "", 200)
+	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister?cluster=a.b", "", 400)
+	check(http.MethodGet, "/healthz", "", 200)
+}
+
+// openAPIChecker fetches /openapi.json from the server at base, checks that it is a valid
+// document, and returns a function that sends a request (with the given headers) and checks it
+// against the document: the request when the server is expected to accept it, the answer always.
+// It fails the test when the status is not the one wanted, and returns the body.
+func openAPIChecker(t *testing.T, base string) func(method, path, body string, wantStatus int, header ...string) []byte {
+	t.Helper()
+	code, docBytes := do(t, http.MethodGet, base+"/openapi.json", "")
 	if code != http.StatusOK {
 		t.Fatalf("/openapi.json: %d", code)
 	}
@@ -42,18 +70,21 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	check := func(method, path, body string, wantStatus int) []byte {
+	return func(method, path, body string, wantStatus int, header ...string) []byte {
 		t.Helper()
 		var rd io.Reader
 		if body != "" {
 			rd = strings.NewReader(body)
 		}
-		req, err := http.NewRequest(method, ts.URL+path, rd)
+		req, err := http.NewRequest(method, base+path, rd)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if body != "" {
 			req.Header.Set("Content-Type", "application/json")
+		}
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
 		}
 		route, params, err := router.FindRoute(req)
 		if err != nil {
@@ -88,23 +119,4 @@ func TestResponsesMatchTheOpenAPIDocument(t *testing.T) {
 		}
 		return got
 	}
-
-	for name, uri := range map[string]string{"star": star.URI, "stuck": stuck.URI, "partial": partial.URI} {
-		check(http.MethodPut, "/Services/FlightsSearchReg/Register/"+name, `{"uri":"`+uri+`"}`, 200)
-	}
-
-	complete := check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01&servers=LY,UA", "", 200)
-	if !bytes.Contains(complete, []byte(`"legs"`)) {
-		t.Errorf("the validated answer has no trips: %s", complete)
-	}
-	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01", "", 200)
-	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=TLV&date=2026-12-01", "", 400)
-	check(http.MethodGet, "/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=tomorrow", "", 400)
-	check(http.MethodPut, "/Services/FlightsSearchReg/Register/star", `{"uri":"ftp://x"}`, 400)
-	check(http.MethodPut, "/Services/FlightsSearchReg/Register/star", `{"uri":"http://x/`+strings.Repeat("a", 70000)+`"}`, 413)
-	check(http.MethodGet, "/Services/FlightsSearchReg/", "", 200)
-	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister?cluster=stuck", "", 200)
-	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister", "", 200)
-	check(http.MethodPut, "/Services/FlightsSearchReg/Unregister?cluster=a.b", "", 400)
-	check(http.MethodGet, "/healthz", "", 200)
 }

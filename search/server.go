@@ -21,6 +21,7 @@ type Config struct {
 	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
 	DelegateTimeout time.Duration // deadline of asking one alliance (its delegate and alternates); default 3s
 	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
+	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
 	Dial            DialFunc      // the client of a delegate URI; default SOAPDial(DelegateTimeout)
 	Logger          *slog.Logger  // default slog.Default()
@@ -51,6 +52,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.ShutdownTimeout == 0 {
 		cfg.ShutdownTimeout = 10 * time.Second
 	}
+	if cfg.BookingTimeout == 0 {
+		cfg.BookingTimeout = 10 * time.Second
+	}
 	switch {
 	case cfg.RegistrationTTL < 0:
 		return nil, fmt.Errorf("%w: RegistrationTTL %s is negative", ErrInvalidConfig, cfg.RegistrationTTL)
@@ -60,6 +64,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: HedgeDelay %s is negative", ErrInvalidConfig, cfg.HedgeDelay)
 	case cfg.ShutdownTimeout < 0:
 		return nil, fmt.Errorf("%w: ShutdownTimeout %s is negative", ErrInvalidConfig, cfg.ShutdownTimeout)
+	case cfg.BookingTimeout < 0:
+		return nil, fmt.Errorf("%w: BookingTimeout %s is negative", ErrInvalidConfig, cfg.BookingTimeout)
 	}
 	if cfg.Dial == nil {
 		cfg.Dial = SOAPDial(cfg.DelegateTimeout)
@@ -91,6 +97,11 @@ func (s *Server) routes() http.Handler {
 		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)
+	r.Post(bookingsPath, s.handleReserve)
+	r.Get(bookingsPath+"/{id}", s.handleGetBooking)
+	r.Delete(bookingsPath+"/{id}", s.handleCancel)
+	r.Post(bookingsPath+"/{id}/confirm", s.handleConfirm)
+	r.Get("/Services/FlightsSearch/seats", s.handleSeats)
 	r.Put("/Services/FlightsSearchReg/Register/{clustername}", s.handleRegister)
 	r.Put("/Services/FlightsSearchReg/Unregister", s.handleUnregister)
 	r.Get("/Services/FlightsSearchReg/", s.handleList)
@@ -117,7 +128,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		Handler:           s.handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      s.cfg.DelegateTimeout + 10*time.Second,
+		WriteTimeout:      max(s.cfg.DelegateTimeout, s.cfg.BookingTimeout) + 10*time.Second,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
@@ -126,7 +137,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	s.log.Info("search server listening", "addr", l.Addr().String(),
-		"registration_ttl", s.cfg.RegistrationTTL, "delegate_timeout", s.cfg.DelegateTimeout)
+		"registration_ttl", s.cfg.RegistrationTTL, "delegate_timeout", s.cfg.DelegateTimeout, "booking_timeout", s.cfg.BookingTimeout)
 
 	select {
 	case err := <-errc:

@@ -33,7 +33,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--log-level info]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--booking-timeout 10s] [--log-level info]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fs.PrintDefaults()
 	}
@@ -41,6 +41,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
 	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of asking one alliance (its delegate, then its alternates)")
 	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "how long a delegate may take before its next registered alternate is asked too")
+	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return usageError(stderr, "--delegate-timeout", fmt.Errorf("%s, want a positive duration", *delegateTimeout))
 	case *hedgeDelay <= 0:
 		return usageError(stderr, "--hedge-delay", fmt.Errorf("%s, want a positive duration", *hedgeDelay))
+	case *bookingTimeout <= 0:
+		return usageError(stderr, "--booking-timeout", fmt.Errorf("%s, want a positive duration", *bookingTimeout))
 	case *shutdownTimeout <= 0:
 		return usageError(stderr, "--shutdown-timeout", fmt.Errorf("%s, want a positive duration", *shutdownTimeout))
 	}
@@ -74,6 +77,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		RegistrationTTL: *ttl,
 		DelegateTimeout: *delegateTimeout,
 		HedgeDelay:      *hedgeDelay,
+		BookingTimeout:  *bookingTimeout,
 		ShutdownTimeout: *shutdownTimeout,
 		Logger:          log,
 	})

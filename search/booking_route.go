@@ -1,0 +1,166 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// bookingOp is one kind of booking request: its label on search_booking_requests_total and what
+// a client should do when no machine of the alliance answered.
+type bookingOp struct {
+	name   string
+	advice string
+}
+
+var (
+	opReserve = bookingOp{"reserve", "the booking may or may not have been made: retry with the same Idempotency-Key, which never books twice"}
+	opGet     = bookingOp{"get", "retry later"}
+	opCancel  = bookingOp{"cancel", "retry: cancelling again is safe"}
+	opConfirm = bookingOp{"confirm", "retry: confirming again is safe"}
+	opSeats   = bookingOp{"seats", "retry later"}
+)
+
+// bookingFailure is why a booking request got no answer from its alliance: the HTTP status to
+// answer with, and the message.
+type bookingFailure struct {
+	status int
+	msg    string
+}
+
+// registration returns the registration of alliance name, stale or not: a stale delegate is
+// still asked for bookings, since it may well answer (only searches skip it).
+func (s *Server) registration(name string) (Registration, bool) {
+	for _, reg := range s.reg.All() {
+		if reg.Name == name {
+			return reg, true
+		}
+	}
+	return Registration{}, false
+}
+
+// onAlliance runs call on the alliance's machines one after the other — its delegate, then its
+// alternates — until one answers or refuses. The next machine is asked only when the last one
+// failed in a way that says nothing about the request (a Server fault without a kind, a
+// transport error, no answer within DelegateTimeout): the idempotency key makes that safe for a
+// reserve, and cancel and confirm are idempotent. Everything within BookingTimeout. Sequential,
+// never hedged: two machines working on one booking at once would only contend.
+func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registration,
+	call func(context.Context, Booker) (T, error)) (T, *bookingFailure) {
+	var zero T
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.BookingTimeout)
+	defer cancel()
+	var errs []string
+	targets := reg.targets()
+	for i, uri := range targets {
+		if ctx.Err() != nil {
+			break
+		}
+		if i > 0 {
+			s.metrics.alternateCalls.WithLabelValues(reg.Name).Inc()
+		}
+		d, err := s.clients.get(uri)
+		if err != nil {
+			s.countError(reg.Name, uri, reasonTransport, err)
+			errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
+			continue
+		}
+		b, ok := d.(Booker)
+		if !ok {
+			return zero, &bookingFailure{http.StatusServiceUnavailable,
+				fmt.Sprintf("alliance %s cannot take bookings through this server (its delegate's client has no booking operations)", reg.Name)}
+		}
+		v, err := attempt(ctx, s.cfg.DelegateTimeout, b, call)
+		if err == nil {
+			return v, nil
+		}
+		if f := s.refusal(reg.Name, op, err); f != nil {
+			return zero, f
+		}
+		reason := reasonTransport
+		switch {
+		case isFault(err):
+			reason = reasonFault
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+			reason = reasonTimeout
+			err = fmt.Errorf("no answer before the booking deadline (%s)", s.cfg.BookingTimeout)
+		case errors.Is(err, context.DeadlineExceeded):
+			reason = reasonTimeout
+			err = fmt.Errorf("no answer within %s", s.cfg.DelegateTimeout)
+		}
+		s.countError(reg.Name, uri, reason, err)
+		errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
+	}
+	what := fmt.Sprintf("no machine of alliance %s answered (%d asked)", reg.Name, len(errs))
+	if len(errs) < len(targets) {
+		what = fmt.Sprintf("alliance %s did not answer within %s (%d of its %d machines asked)", reg.Name, s.cfg.BookingTimeout, len(errs), len(targets))
+	}
+	last := "none"
+	if len(errs) > 0 {
+		last = errs[len(errs)-1]
+	}
+	return zero, &bookingFailure{http.StatusServiceUnavailable, fmt.Sprintf("%s; last error: %s; %s", what, last, op.advice)}
+}
+
+// attempt is one call to one machine, bounded by timeout. The call runs in a goroutine of its
+// own so that the bound holds even if a Booker does not honour its context (the SOAP client
+// does). An answer or a fault that arrives with the deadline still counts.
+func attempt[T any](ctx context.Context, timeout time.Duration, b Booker, call func(context.Context, Booker) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := call(ctx, b)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil && !isFault(r.err) && ctx.Err() != nil {
+			r.err = fmt.Errorf("%w: %v", ctx.Err(), r.err)
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// refusal is the answer to a machine's error that no other machine would change: a fault with a
+// kind, or a Client fault (bad input, its faultstring naming the field). It is nil for the errors
+// worth asking the next machine about.
+func (s *Server) refusal(alliance string, op bookingOp, err error) *bookingFailure {
+	f, ok := errors.AsType[*soap.Fault](err)
+	if !ok {
+		return nil
+	}
+	switch f.Detail {
+	case soap.KindNotFound:
+		return &bookingFailure{http.StatusNotFound, f.String}
+	case soap.KindConflict:
+		return &bookingFailure{http.StatusConflict, f.String}
+	case soap.KindKeyReused:
+		return &bookingFailure{http.StatusUnprocessableEntity, f.String}
+	case soap.KindUnavailable:
+		return &bookingFailure{http.StatusServiceUnavailable,
+			fmt.Sprintf("alliance %s cannot take bookings now: %s; nothing was changed: retry later", alliance, f.String)}
+	case soap.KindUnknown:
+		msg := fmt.Sprintf("alliance %s: %s", alliance, f.String)
+		if !strings.Contains(f.String, keyHeader) {
+			msg += "; the outcome is unknown: " + op.advice
+		}
+		return &bookingFailure{http.StatusServiceUnavailable, msg}
+	}
+	if f.Code == soap.CodeClient {
+		return &bookingFailure{http.StatusBadRequest, f.String}
+	}
+	return nil
+}
