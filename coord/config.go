@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/types"
+
+	"flightalliance/internal/pki"
 )
 
 // Config describes one embedded etcd member. The zero values of the
@@ -39,6 +41,10 @@ type Config struct {
 	ElectionMs   uint          // default 1000
 	Logger       *slog.Logger  // default slog.Default()
 	EtcdLogLevel string        // default "warn"
+	// TLS, when its certificate is set, secures the member's peer and client traffic (its URLs
+	// are then https://); with a CA, peers and clients must present certificates it signed, and
+	// this member presents its own to them.
+	TLS pki.Files
 	// UnsafeNoFsync skips fsync in etcd: for tests on shared disks only; a
 	// crash can lose acknowledged writes.
 	UnsafeNoFsync bool

@@ -75,7 +75,7 @@ func discover(ctx context.Context, c Config, extraPeers []string) *clusterView {
 		}
 	}
 	for _, p := range otherPeerURLs(c, extraPeers) {
-		if v := listByPeer(ctx, p); v != nil {
+		if v := listByPeer(ctx, c, p); v != nil {
 			return v
 		}
 	}
@@ -126,14 +126,14 @@ func listByClient(ctx context.Context, c Config, endpoints []string) *clusterVie
 
 // listByPeer reads GET <peerURL>/members, which every member serves on its
 // peer port as soon as it runs, with or without quorum.
-func listByPeer(ctx context.Context, peerURL string) *clusterView {
+func listByPeer(ctx context.Context, c Config, peerURL string) *clusterView {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, peerURL+"/members", nil)
 	if err != nil {
 		return nil
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.httpClient(time.Second).Do(req)
 	if err != nil {
 		return nil
 	}
@@ -151,7 +151,12 @@ func listByPeer(ctx context.Context, peerURL string) *clusterView {
 // newClient is an etcd client for this member's own use, logging through
 // zap at the member's etcd log level.
 func newClient(c Config, endpoints []string) (*clientv3.Client, error) {
+	tlsConfig, err := c.clientTLS()
+	if err != nil {
+		return nil, err
+	}
 	return clientv3.New(clientv3.Config{
+		TLS:                  tlsConfig,
 		Endpoints:            endpoints,
 		DialTimeout:          2 * time.Second,
 		DialKeepAliveTime:    2 * time.Second,

@@ -2,13 +2,16 @@ package coord
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/logutil"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -50,7 +53,29 @@ func (c Config) embedConfig(state, initialCluster string) (*embed.Config, error)
 	e.AutoCompactionRetention = "1h"
 	e.LogLevel = c.EtcdLogLevel
 	e.LogOutputs = []string{"stderr"}
+	if c.TLS.Enabled() {
+		info := transport.TLSInfo{CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, TrustedCAFile: c.TLS.CAFile,
+			ClientCertAuth: c.TLS.CAFile != ""}
+		e.PeerTLSInfo, e.ClientTLSInfo = info, info
+	}
 	return e, nil
+}
+
+// clientTLS is the TLS configuration of this member's clients (etcd and HTTP), or nil without TLS.
+func (c Config) clientTLS() (*tls.Config, error) {
+	if !c.TLS.Enabled() {
+		return nil, nil
+	}
+	return c.TLS.Client()
+}
+
+// httpClient is an HTTP client of the other members' peer ports, with this member's TLS.
+func (c Config) httpClient(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	if cfg, err := c.clientTLS(); err == nil && cfg != nil {
+		t.TLSClientConfig = cfg
+	}
+	return &http.Client{Timeout: timeout, Transport: t}
 }
 
 // zapLogger is a zap logger at level (etcd's client logs through zap).
