@@ -167,7 +167,8 @@ func TestServerRefusalIsReportedAsTheFlag(t *testing.T) {
 }
 
 func TestHelpForEverySubcommand(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"search", "--help"}, {"generate", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"search", "--help"}, {"generate", "--help"}, {"book", "--help"},
+		{"booking", "--help"}, {"cancel", "--help"}, {"confirm", "--help"}, {"seats", "--help"}} {
 		code, out, errOut := flights(args...)
 		if code != exitOK || !strings.Contains(out+errOut, "usage: flights") {
 			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
@@ -176,7 +177,7 @@ func TestHelpForEverySubcommand(t *testing.T) {
 	if code, _, _ := flights(); code != exitUsage {
 		t.Errorf("no command: exit %d", code)
 	}
-	if code, _, errOut := flights("book"); code != exitUsage || !strings.Contains(errOut, `"book"`) {
+	if code, _, errOut := flights("bogus"); code != exitUsage || !strings.Contains(errOut, `"bogus"`) {
 		t.Errorf("unknown command: exit %d, %q", code, errOut)
 	}
 }
