@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"flightalliance/coord"
+	"flightalliance/internal/pki"
 )
 
 // Config is one airline server's configuration, completed and validated once by New.
@@ -23,6 +24,14 @@ type Config struct {
 	// ForceNewCluster starts the etcd member with coord.Recover: the operator's recovery after a
 	// permanent loss of quorum, never done automatically.
 	ForceNewCluster bool
+	// Token is the alliance's bearer token, read from a file: every IntraClusterService call
+	// must carry it (and this machine sends it), and so does registration with search servers.
+	// Empty runs the alliance open.
+	Token string
+	// TLS, when its certificate is set, serves HTTPS and secures the etcd member's traffic with
+	// the same files; with its CA, callers (machines, search servers) must present certificates
+	// it signed, and this machine verifies the servers it calls with it.
+	TLS pki.Files
 
 	SessionTTL    time.Duration // lease of this machine's ephemeral entries; default 3s (etcd's floor is 2s)
 	CallTimeout   time.Duration // every call to another machine or to etcd; default 2s
@@ -53,8 +62,17 @@ func (c Config) normalize() (Config, error) {
 	if c.Listen == "" {
 		errs = append(errs, errors.New("listen: required"))
 	}
+	if err := c.TLS.Check(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.AdvertiseURL == "" {
 		c.AdvertiseURL = "http://" + c.Listen
+		if c.TLS.Enabled() {
+			c.AdvertiseURL = "https://" + c.Listen
+		}
+	}
+	if !c.Member.TLS.Enabled() {
+		c.Member.TLS = c.TLS
 	}
 	if u, err := url.Parse(c.AdvertiseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("advertise-url: %q is not an http(s) URL", c.AdvertiseURL))

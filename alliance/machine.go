@@ -2,6 +2,7 @@ package alliance
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,6 +38,7 @@ type Machine struct {
 	seats   *seatBook // booked seats, followed from etcd
 	holds   *holdBook // open holds, followed from etcd
 	ledger  *ledger   // bookings: etcd transactions
+	sec     security  // token and TLS
 
 	member  atomic.Pointer[coord.Member]
 	tree    *coord.Tree
@@ -77,7 +79,12 @@ func New(cfg Config) (*Machine, error) {
 		}
 		brought[code] = sel
 	}
+	sec, err := newSecurity(cfg.Token, cfg.TLS)
+	if err != nil {
+		return nil, err
+	}
 	m := &Machine{
+		sec:     sec,
 		cfg:     cfg,
 		log:     cfg.Logger.With("machine", cfg.Name, "alliance", cfg.Alliance),
 		keys:    newKeys(cfg.Alliance),
@@ -86,7 +93,8 @@ func New(cfg Config) (*Machine, error) {
 		catalog: newCatalog(),
 		seats:   newSeatBook(),
 		holds:   newHoldBook(),
-		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody}),
+		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
+			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
 	cache, err := newAnswerCache(cfg.CacheSize)
 	if err != nil {
@@ -210,6 +218,9 @@ func (m *Machine) listen() error {
 	ln, err := net.Listen("tcp", m.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", m.cfg.Listen, err)
+	}
+	if m.sec.serverTLS != nil {
+		ln = tls.NewListener(ln, m.sec.serverTLS)
 	}
 	m.listener = ln
 	m.http = &http.Server{

@@ -18,7 +18,7 @@ import (
 // change, then every RegisterEvery, so that a restarted search server gets the alliance back
 // within seconds.
 func (m *Machine) delegateLoop(ctx context.Context) {
-	client := &http.Client{Timeout: min(m.cfg.CallTimeout, time.Second)}
+	client := m.sec.client(min(m.cfg.CallTimeout, time.Second))
 	was := false
 	var registered time.Time
 	var registeredAlternates []string
@@ -161,7 +161,7 @@ func (m *Machine) alternates() []string {
 func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client, alternates []string) {
 	uri := m.cfg.AdvertiseURL + sellerPath
 	for _, search := range m.cfg.SearchURLs {
-		if err := registerWith(ctx, client, search, m.cfg.Alliance, uri, alternates); err != nil {
+		if err := registerWith(ctx, client, m.sec, search, m.cfg.Alliance, uri, alternates); err != nil {
 			m.log.Warn("registering with the search server failed", "search", search, "err", err)
 			continue
 		}
@@ -170,7 +170,7 @@ func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client, a
 }
 
 // registerWith calls PUT /Services/FlightsSearchReg/Register/{alliance} on one search server.
-func registerWith(ctx context.Context, client *http.Client, search, alliance, uri string, alternates []string) error {
+func registerWith(ctx context.Context, client *http.Client, sec security, search, alliance, uri string, alternates []string) error {
 	body, _ := json.Marshal(map[string]any{"uri": uri, "alternates": alternates})
 	target := strings.TrimRight(search, "/") + "/Services/FlightsSearchReg/Register/" + url.PathEscape(alliance)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, bytes.NewReader(body))
@@ -178,6 +178,7 @@ func registerWith(ctx context.Context, client *http.Client, search, alliance, ur
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	sec.authorize(req)
 	resp, err := client.Do(req)
 	if err != nil {
 		return err
@@ -192,13 +193,14 @@ func registerWith(ctx context.Context, client *http.Client, search, alliance, ur
 
 // unregisterEverywhere removes this alliance from the search servers (the last machine leaving).
 func (m *Machine) unregisterEverywhere(ctx context.Context) {
-	client := &http.Client{Timeout: m.cfg.CallTimeout}
+	client := m.sec.client(m.cfg.CallTimeout)
 	for _, search := range m.cfg.SearchURLs {
 		target := strings.TrimRight(search, "/") + "/Services/FlightsSearchReg/Unregister?cluster=" + url.QueryEscape(m.cfg.Alliance)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, nil)
 		if err != nil {
 			continue
 		}
+		m.sec.authorize(req)
 		if resp, err := client.Do(req); err == nil {
 			resp.Body.Close()
 		}

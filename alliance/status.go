@@ -58,7 +58,9 @@ func (m *Machine) routes() http.Handler {
 	mux := http.NewServeMux()
 	opts := soap.HandlerOptions{Address: m.cfg.AdvertiseURL, MaxBody: m.cfg.MaxBody, Logger: m.log}
 	mux.Handle(sellerPath, soap.NewHandler(m.sellerService(), opts))
-	mux.Handle(intraPath, soap.NewHandler(m.intraService(), opts))
+	intraOpts := opts
+	intraOpts.Token = m.cfg.Token
+	mux.Handle(intraPath, soap.NewHandler(m.intraService(), intraOpts))
 	mux.HandleFunc("GET /status", m.serveStatus)
 	mux.HandleFunc("GET /healthz", m.serveHealth)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.metrics.registry, promhttp.HandlerOpts{}))

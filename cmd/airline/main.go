@@ -17,6 +17,7 @@ import (
 
 	"flightalliance/alliance"
 	"flightalliance/coord"
+	"flightalliance/internal/pki"
 )
 
 func main() {
@@ -60,6 +61,10 @@ func run(args []string, stderr io.Writer) int {
 		startTimeout = fs.Duration("etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 		forceNew     = fs.Bool("force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 		logLevel     = fs.String("log-level", "info", "debug, info, warn or error")
+		tokenFile    = fs.String("token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open")
+		tlsCert      = fs.String("tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
+		tlsKey       = fs.String("tls-key", "", "private key file of --tls-cert")
+		tlsCA        = fs.String("tls-ca", "", "CA file: callers and etcd peers must present certificates it signed; the servers this machine calls are verified with it")
 		sellers      listFlag
 		join         listFlag
 		search       listFlag
@@ -100,6 +105,26 @@ func run(args []string, stderr io.Writer) int {
 	if *dataDir == "" {
 		*dataDir = "var/" + *name
 	}
+	token := ""
+	if *tokenFile != "" {
+		t, err := pki.ReadToken(*tokenFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "airline: %v\n", err)
+			return 1
+		}
+		token = t
+	} else {
+		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
+	}
+	tlsFiles := pki.Files{CertFile: *tlsCert, KeyFile: *tlsKey, CAFile: *tlsCA}
+	if err := tlsFiles.Check(); err != nil {
+		fmt.Fprintf(stderr, "airline: --%v\n", err)
+		return 1
+	}
+	scheme := "http://"
+	if tlsFiles.Enabled() {
+		scheme = "https://"
+	}
 	if *cacheSize < 0 {
 		fmt.Fprintln(stderr, "airline: --cache-size: must be 0 or more")
 		return 1
@@ -120,14 +145,16 @@ func run(args []string, stderr io.Writer) int {
 		HedgeAfter:      *hedgeAfter,
 		MinConnection:   *minConn,
 		ForceNewCluster: *forceNew,
+		Token:           token,
+		TLS:             tlsFiles,
 		Logger:          logger,
 		Member: coord.Config{
 			Name:            *name,
 			DataDir:         *dataDir,
-			PeerURL:         "http://" + orDefault(*peerAdv, *peerListen),
-			ClientURL:       "http://" + orDefault(*clientAdv, *clientListen),
-			ListenPeerURL:   "http://" + *peerListen,
-			ListenClientURL: "http://" + *clientListen,
+			PeerURL:         scheme + orDefault(*peerAdv, *peerListen),
+			ClientURL:       scheme + orDefault(*clientAdv, *clientListen),
+			ListenPeerURL:   scheme + *peerListen,
+			ListenClientURL: scheme + *clientListen,
 			InitialCluster:  *peers,
 			Join:            join,
 			ClusterToken:    "flightalliance-" + *allianceName,
