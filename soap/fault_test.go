@@ -75,7 +75,7 @@ func TestRequestFaults(t *testing.T) {
 		{"truncated", "POST", xmlType, envelope(validBySrc)[:150], 500, CodeClient, "unexpected EOF"},
 		{"unknown operation", "POST", xmlType, envelope(`<bookFlight xmlns="urn:flightalliance:v1"/>`), 500, CodeClient, "unknown operation <bookFlight>"},
 		{"operation of the other service", "POST", xmlType, envelope(`<getTrips xmlns="urn:flightalliance:v1"/>`), 500, CodeClient, "unknown operation <getTrips>"},
-		{"oversized body", "POST", xmlType, envelope(`<getRelevantFlightsBySrc><Src>` + strings.Repeat("A", 5000) + `</Src></getRelevantFlightsBySrc>`), 500, CodeClient, "exceeds 4096 bytes"},
+		{"oversized body", "POST", xmlType, envelope(`<getRelevantFlightsBySrc><Src>` + strings.Repeat("A", 5000) + `</Src></getRelevantFlightsBySrc>`), 413, CodeClient, "exceeds 4096 bytes"},
 		{"empty body", "POST", xmlType, "", 500, CodeClient, "empty request body"},
 		{"empty soap:Body", "POST", xmlType, envelope(""), 500, CodeClient, "empty soap:Body"},
 		{"two operations", "POST", xmlType, envelope(validBySrc + validBySrc), 500, CodeClient, "holds one element only"},

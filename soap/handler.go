@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"io"
 	"fmt"
 	"log/slog"
 	"mime"
@@ -151,7 +152,7 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 	d := xml.NewTokenDecoder(track)
 	start, err := openBody(d)
 	if err != nil {
-		h.fault(w, r, http.StatusInternalServerError, "", h.requestFault(err, "the envelope"))
+		h.fault(w, r, readStatus(err), "", h.requestFault(err, "the envelope"))
 		return
 	}
 	name := start.Name.Local
@@ -169,11 +170,11 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 		if f == nil {
 			f = h.requestFault(err, "<"+name+">")
 		}
-		h.fault(w, r, http.StatusInternalServerError, name, f)
+		h.fault(w, r, readStatus(err), name, f)
 		return
 	}
 	if err := closeBody(d); err != nil {
-		h.fault(w, r, http.StatusInternalServerError, name, h.requestFault(err, "the envelope"))
+		h.fault(w, r, readStatus(err), name, h.requestFault(err, "the envelope"))
 		return
 	}
 	resp, err := h.invoke(r.Context(), name, call)
@@ -238,6 +239,16 @@ func (h *handler) requestFault(err error, where string) *Fault {
 	}
 }
 
+// readStatus is the HTTP status of a fault met while reading the request: 413 for a body over
+// the limit, 500 (SOAP 1.1's status for faults) otherwise.
+func readStatus(err error) int {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
+}
+
 // operationFault maps an operation's error to the fault the caller sees: a *Fault as it is,
 // anything else as a Server fault that names the operation and nothing more.
 func (h *handler) operationFault(name string, err error) *Fault {
@@ -255,10 +266,23 @@ func (h *handler) fault(w http.ResponseWriter, r *http.Request, status int, op s
 		level = slog.LevelError
 	}
 	h.log.Log(r.Context(), level, "soap fault", "op", op, "remote", r.RemoteAddr, "status", status, "code", f.Code, "fault", f.String)
+	// The request's body may be partly unread (too large, too deep, refused before reading). A
+	// server that answers and closes at once makes the client's kernel reset the connection
+	// while it still sends, and the answer is lost. So the answer goes out first, then a bounded
+	// amount of the body is read and dropped; only a body larger than that is cut off.
+	rc := http.NewResponseController(w)
+	_ = rc.EnableFullDuplex()
 	var buf bytes.Buffer
 	writeFaultEnvelope(&buf, f)
 	writeXML(w, status, buf.Bytes())
+	_ = rc.Flush()
+	if r.Body != nil {
+		_, _ = io.CopyN(io.Discard, r.Body, drainLimit)
+	}
 }
+
+// drainLimit is how much of a refused request's body is read before the connection is closed.
+const drainLimit = 16 << 20
 
 // checkContentType accepts the media type of SOAP 1.1 (text/xml), and application/xml, in UTF-8.
 func checkContentType(value string) *Fault {
