@@ -70,7 +70,6 @@ func streamPost(t *testing.T, addr, path, head string, chunk string, n int, whil
 	return 0, ""
 }
 
-
 // TestOversizedAndDeepBodies: an upload far over the limit gets a fault the client reads while
 // it is still sending; 1.4 MB of nested elements, and a body a few times the limit, get a fault
 // even a client that reads only after sending everything can read — not a reset (the server
