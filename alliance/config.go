@@ -43,7 +43,7 @@ type Config struct {
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
 	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
-	MaxBody       int64         // SOAP request/response body limit; default 64 MiB
+	MaxBody       int64         // limit of a SOAP answer read from another machine; default 64 MiB
 	Logger        *slog.Logger
 }
 

@@ -56,7 +56,9 @@ func (m *Machine) recordRound(out roundOutcome, took time.Duration) {
 // routes serves the SOAP services, /status, /healthz and /metrics.
 func (m *Machine) routes() http.Handler {
 	mux := http.NewServeMux()
-	opts := soap.HandlerOptions{Address: m.cfg.AdvertiseURL, MaxBody: m.cfg.MaxBody, Logger: m.log}
+	// Requests carry codes, dates and a booking's two legs: the default limit (1 MiB) is plenty.
+	// MaxBody bounds what this machine reads from others (seller pages, answers).
+	opts := soap.HandlerOptions{Address: m.cfg.AdvertiseURL, Logger: m.log}
 	mux.Handle(sellerPath, soap.NewHandler(m.sellerService(), opts))
 	intraOpts := opts
 	intraOpts.Token = m.cfg.Token
