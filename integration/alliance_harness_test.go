@@ -32,6 +32,7 @@ type machine struct {
 	sellers []string
 	dataDir string
 	extra   []string
+	scheme  string // "http://", or "https://" in a secure alliance
 	proc    *proc
 	down    bool // stopped on purpose by the test
 	paused  bool // SIGSTOPped by the test
@@ -57,7 +58,7 @@ func (m *machine) advertisedClient() string {
 }
 
 // url is where the test reaches the machine: directly, never through its proxy.
-func (m *machine) url() string { return "http://" + m.listen }
+func (m *machine) url() string { return m.scheme + m.listen }
 
 // testAlliance is an alliance of airline server processes started by a test.
 type testAlliance struct {
@@ -71,6 +72,11 @@ type testAlliance struct {
 	search   []string
 	peers    string
 	net      *faultNet // proxies in front of every machine, when the test injects partitions
+	// In a secure alliance every machine has a certificate of the test CA and the alliance's
+	// token (tokenFile); its URLs are https://.
+	secure    bool
+	token     string
+	tokenFile string
 }
 
 // spareSellers get data files too, for machines a test adds later.
@@ -83,6 +89,7 @@ type allianceOpts struct {
 	net    bool     // put every machine behind proxies that can cut it off
 	perDay int      // flights per seller per day (default 60)
 	days   int      // days of flights (default 2)
+	secure bool     // a token and TLS (certificates of the test CA) on every machine
 }
 
 // newAlliance generates one seller file per seller and starts one machine per entry of
@@ -133,11 +140,14 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		net = newFaultNet(t)
 	}
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
-		active: map[string]bool{}, search: opts.search, net: net}
+		active: map[string]bool{}, search: opts.search, net: net, secure: opts.secure}
+	if opts.secure {
+		a.token, a.tokenFile = writeToken(t, dir, name)
+	}
 	var peers []string
 	for _, n := range slices.Sorted(maps.Keys(sellersOf)) {
 		m := a.newMachine(n, sellersOf[n], slices.Clone(opts.extra))
-		peers = append(peers, n+"=http://"+m.advertisedPeer())
+		peers = append(peers, n+"="+m.scheme+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")
 	return a
@@ -146,7 +156,11 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 // newMachine allocates a machine's addresses (and proxies, with a faultNet).
 func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine {
 	m := &machine{name: name, listen: freeAddr(a.t), peer: freeAddr(a.t), client: freeAddr(a.t),
-		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra}
+		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra, scheme: "http://"}
+	if a.secure {
+		m.scheme = "https://"
+		m.extra = append(append([]string{"--token-file", a.tokenFile}, tlsArgs(issueFiles(a.t, a.dir, name))...), m.extra...)
+	}
 	if a.net != nil {
 		m.soapProxy = a.net.proxy(name+"-soap", m.listen)
 		m.peerProxy = a.net.proxy(name+"-peer", m.peer)
@@ -168,7 +182,7 @@ func (a *testAlliance) args(m *machine) []string {
 		args = append(args, "--search", s)
 	}
 	if m.soapProxy != "" {
-		args = append(args, "--advertise-url", "http://"+m.soapProxy,
+		args = append(args, "--advertise-url", m.scheme+m.soapProxy,
 			"--peer-advertise", m.peerProxy, "--client-advertise", m.clientProxy)
 	}
 	return append(args, m.extra...)
@@ -192,7 +206,7 @@ func (a *testAlliance) add(name string, sellers ...string) {
 	a.t.Helper()
 	var join []string
 	for _, n := range a.live() {
-		join = append(join, "http://"+a.machines[n].advertisedClient())
+		join = append(join, a.machines[n].scheme+a.machines[n].advertisedClient())
 	}
 	a.newMachine(name, sellers, []string{"--join", strings.Join(join, ",")})
 	a.start(name)
@@ -277,9 +291,13 @@ func (a *testAlliance) etcd() *clientv3.Client {
 	a.t.Helper()
 	var eps []string
 	for _, n := range a.live() {
-		eps = append(eps, "http://"+a.machines[n].client)
+		eps = append(eps, a.machines[n].scheme+a.machines[n].client)
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second})
+	cfg := clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second}
+	if a.secure {
+		cfg.TLS = testerTLS
+	}
+	cli, err := clientv3.New(cfg)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -451,6 +469,6 @@ func (a *testAlliance) delegate() string {
 
 // getTrips calls SellerService.getTrips on a machine.
 func (a *testAlliance) getTrips(ctx context.Context, machine string, q query) (*soap.GetTripsResponse, error) {
-	c := soap.NewSellerClient(a.machines[machine].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 10 * time.Second})
+	c := soap.NewSellerClient(a.machines[machine].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 10 * time.Second, HTTPClient: httpClient})
 	return c.GetTrips(ctx, soap.GetTripsRequest{Src: q.src, Dst: q.dst, Date: q.date.String(), Sellers: q.sellers})
 }

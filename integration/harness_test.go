@@ -34,6 +34,10 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	binDir = dir
+	if err := setupPKI(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "making the test certificates:", err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
