@@ -27,11 +27,12 @@ func (m *Machine) sellerService() soap.Service {
 }
 
 // getTrips asks one holder of every needed seller for the flights out of src and into dst on the
-// date, builds direct trips and connections with the pure trip builder, and answers them sorted.
-// A seller no holder answered for is named in MissingSellers; the answer is never silently short.
+// date, builds direct trips and connections with the pure trip builder, and answers them sorted,
+// filtered and cut as the request's controls ask, each leg showing the seats left now. A seller no
+// holder answered for is named in MissingSellers; the answer is never silently short.
 func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	start := time.Now()
-	q, err := m.tripQuery(req)
+	q, ctl, err := m.tripQuery(req)
 	if err != nil {
 		return nil, err
 	}
@@ -42,57 +43,80 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
 	}
 	key := cacheKey(q)
-	cached, gen, ok := m.cache.get(key)
+	trips, gen, ok := m.cache.get(key)
+	var missing []string
 	if ok {
 		m.metrics.cacheHits.Inc()
-		m.metrics.searchSeconds.WithLabelValues("hit").Observe(time.Since(start).Seconds())
-		return m.seats.withSeatsLeft(cached), nil
+	} else {
+		if m.cache.enabled() {
+			m.metrics.cacheMisses.Inc()
+		}
+		want := m.knownSellers()
+		if len(q.Sellers) > 0 {
+			want = slices.DeleteFunc(want, func(s string) bool { return !slices.Contains(q.Sellers, s) })
+		}
+		var fromSrc, toDst []flight.Flight
+		fromSrc, toDst, missing = m.gather(ctx, q, want)
+		trips = trip.Build(q, fromSrc, toDst)
+		if len(missing) == 0 {
+			m.cache.add(key, trips, gen)
+		}
 	}
-	if m.cache.enabled() {
-		m.metrics.cacheMisses.Inc()
-	}
-
-	want := m.knownSellers()
-	if len(q.Sellers) > 0 {
-		want = slices.DeleteFunc(want, func(s string) bool { return !slices.Contains(q.Sellers, s) })
-	}
-	fromSrc, toDst, missing := m.gather(ctx, q, want)
-	trips := trip.Build(q, fromSrc, toDst)
-
+	page, total := trip.Select(trips, ctl.filter, ctl.order, ctl.max)
 	resp := &soap.GetTripsResponse{
 		Alliance:       m.cfg.Alliance,
-		Trips:          make([]soap.Trip, 0, len(trips)),
+		Trips:          m.wireTrips(page),
 		Complete:       len(missing) == 0,
 		MissingSellers: missing,
+		Total:          total,
 	}
-	for _, t := range trips {
-		wt := soap.Trip{Price: t.Price.String()}
-		for _, f := range t.Legs {
-			wt.Legs = append(wt.Legs, toLeg(f, m.cfg.Alliance))
+	result := "miss"
+	if ok {
+		result = "hit"
+	}
+	m.metrics.searchSeconds.WithLabelValues(result).Observe(time.Since(start).Seconds())
+	return resp, nil
+}
+
+// wireTrips is trips in their SOAP form, each leg showing the seats left on its flight.
+func (m *Machine) wireTrips(trips []trip.Trip) []soap.Trip {
+	out := make([]soap.Trip, len(trips))
+	legs := make([]soap.Leg, 0, 2*len(trips))
+	m.seats.read(func(left func(f flight.Flight) int) {
+		for i, t := range trips {
+			first := len(legs)
+			for _, f := range t.Legs {
+				f.Seats = left(f)
+				legs = append(legs, toLeg(f, m.cfg.Alliance))
+			}
+			out[i] = soap.Trip{Price: t.Price.String(), Legs: legs[first:len(legs):len(legs)]}
 		}
-		resp.Trips = append(resp.Trips, wt)
-	}
-	if resp.Complete {
-		m.cache.add(key, resp, gen)
-	}
-	m.metrics.searchSeconds.WithLabelValues("miss").Observe(time.Since(start).Seconds())
-	return m.seats.withSeatsLeft(resp), nil
+	})
+	return out
+}
+
+// controls are a getTrips request's optional controls, checked.
+type controls struct {
+	filter trip.Filter
+	order  trip.Order
+	max    int // 0: the whole list
 }
 
 // tripQuery validates a getTrips request; a bad field gets a Client fault naming it.
-func (m *Machine) tripQuery(req *soap.GetTripsRequest) (trip.Query, error) {
+func (m *Machine) tripQuery(req *soap.GetTripsRequest) (trip.Query, controls, error) {
+	var ctl controls
 	if !flight.ValidIATA(req.Src) {
-		return trip.Query{}, soap.ClientFault("Src: %q is not an IATA airport code (three upper-case letters)", req.Src)
+		return trip.Query{}, ctl, soap.ClientFault("Src: %q is not an IATA airport code (three upper-case letters)", req.Src)
 	}
 	if !flight.ValidIATA(req.Dst) {
-		return trip.Query{}, soap.ClientFault("Dst: %q is not an IATA airport code (three upper-case letters)", req.Dst)
+		return trip.Query{}, ctl, soap.ClientFault("Dst: %q is not an IATA airport code (three upper-case letters)", req.Dst)
 	}
 	if req.Src == req.Dst {
-		return trip.Query{}, soap.ClientFault("Dst: must differ from Src (%s)", req.Src)
+		return trip.Query{}, ctl, soap.ClientFault("Dst: must differ from Src (%s)", req.Src)
 	}
 	d, err := flight.ParseDate(req.Date)
 	if err != nil {
-		return trip.Query{}, soap.ClientFault("Date: %q is not a date (YYYY-MM-DD)", req.Date)
+		return trip.Query{}, ctl, soap.ClientFault("Date: %q is not a date (YYYY-MM-DD)", req.Date)
 	}
 	var sellers []string
 	for _, s := range req.Sellers {
@@ -102,14 +126,29 @@ func (m *Machine) tripQuery(req *soap.GetTripsRequest) (trip.Query, error) {
 				continue
 			}
 			if !flight.ValidSeller(part) {
-				return trip.Query{}, soap.ClientFault("Sellers: %q is not a seller code", part)
+				return trip.Query{}, ctl, soap.ClientFault("Sellers: %q is not a seller code", part)
 			}
 			sellers = append(sellers, part)
 		}
 	}
 	sort.Strings(sellers)
 	sellers = slices.Compact(sellers)
-	return trip.Query{Src: req.Src, Dst: req.Dst, Date: d, Sellers: sellers, MinConnection: m.cfg.MinConnection}, nil
+	if req.MaxTrips < 0 {
+		return trip.Query{}, ctl, soap.ClientFault("MaxTrips: %d, want 1 or more (or leave it out for the whole list)", req.MaxTrips)
+	}
+	ctl.max = req.MaxTrips
+	ctl.filter.Nonstop = req.Nonstop
+	if req.MaxPrice != "" {
+		p, err := flight.ParseCents(req.MaxPrice)
+		if err != nil {
+			return trip.Query{}, ctl, soap.ClientFault("MaxPrice: %q is not a price (such as 512.00)", req.MaxPrice)
+		}
+		ctl.filter.MaxPrice, ctl.filter.HasMaxPrice = p, true
+	}
+	if ctl.order, err = trip.ParseOrder(req.Sort); err != nil {
+		return trip.Query{}, ctl, soap.ClientFault("Sort: %v", err)
+	}
+	return trip.Query{Src: req.Src, Dst: req.Dst, Date: d, Sellers: sellers, MinConnection: m.cfg.MinConnection}, ctl, nil
 }
 
 func cacheKey(q trip.Query) string {

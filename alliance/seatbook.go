@@ -8,7 +8,6 @@ import (
 	"flightalliance/alliance/booking"
 	"flightalliance/alliance/flight"
 	"flightalliance/coord"
-	"flightalliance/soap"
 )
 
 // seatBook is this machine's copy of the alliance's booked-seat counters, followed from etcd (a
@@ -68,21 +67,10 @@ func (b *seatBook) isListed() bool {
 	return b.listed
 }
 
-// withSeatsLeft returns resp with every leg's Seats turned from the flight's seats for sale into
-// the seats left. resp may be a cached answer shared by other searches: it is copied, not changed.
-func (b *seatBook) withSeatsLeft(resp *soap.GetTripsResponse) *soap.GetTripsResponse {
-	out := *resp
-	out.Trips = make([]soap.Trip, len(resp.Trips))
-	legs := make([]soap.Leg, 0, 2*len(resp.Trips))
+// read runs fn with a function that gives the seats left on a flight (its Seats being the
+// flight's seats for sale), all from one state of the counters.
+func (b *seatBook) read(fn func(left func(f flight.Flight) int)) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	for i, t := range resp.Trips {
-		start := len(legs)
-		for _, l := range t.Legs {
-			l.Seats = max(0, l.Seats-b.booked[flight.Key{Seller: l.Seller, Number: l.Flight}])
-			legs = append(legs, l)
-		}
-		out.Trips[i] = soap.Trip{Price: t.Price, Legs: legs[start:len(legs):len(legs)]}
-	}
-	return &out
+	fn(func(f flight.Flight) int { return booking.Left(f, b.booked[f.Key()]) })
 }

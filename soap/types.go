@@ -50,23 +50,32 @@ type Trip struct {
 }
 
 // GetTripsRequest is SellerService.getTrips. Date is an ISO date (2026-12-01). Sellers, when
-// given, restricts every leg to those sellers.
+// given, restricts every leg to those sellers. The optional controls: MaxTrips (1 or more) sends
+// only the first MaxTrips trips of the list; Nonstop keeps direct trips only; MaxPrice (a decimal
+// such as "512.00") keeps trips that cost at most that; Sort orders the list by "price" (the
+// default), "duration", "departure" or "arrival", each then by the price order.
 type GetTripsRequest struct {
-	XMLName xml.Name `xml:"getTrips"`
-	Src     string   `xml:"Src"`
-	Dst     string   `xml:"Dst"`
-	Date    string   `xml:"Date"`
-	Sellers []string `xml:"Sellers,omitempty"`
+	XMLName  xml.Name `xml:"getTrips"`
+	Src      string   `xml:"Src"`
+	Dst      string   `xml:"Dst"`
+	Date     string   `xml:"Date"`
+	Sellers  []string `xml:"Sellers,omitempty"`
+	MaxTrips int      `xml:"MaxTrips,omitempty"`
+	Nonstop  bool     `xml:"Nonstop,omitempty"`
+	MaxPrice string   `xml:"MaxPrice,omitempty"`
+	Sort     string   `xml:"Sort,omitempty"`
 }
 
 // GetTripsResponse answers getTrips. Complete is false when some seller of the alliance could
-// not be asked; MissingSellers names them.
+// not be asked; MissingSellers names them. Total counts the trips of the whole list (after
+// Nonstop and MaxPrice, before MaxTrips cut it).
 type GetTripsResponse struct {
 	XMLName        xml.Name `xml:"getTripsResponse"`
 	Alliance       string   `xml:"Alliance"`
 	Trips          []Trip   `xml:"Trips,omitempty"`
 	Complete       bool     `xml:"Complete"`
 	MissingSellers []string `xml:"MissingSellers,omitempty"`
+	Total          int      `xml:"Total"`
 }
 
 // RelevantBySrcRequest is IntraClusterService.getRelevantFlightsBySrc: flights departing on Date

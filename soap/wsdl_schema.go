@@ -45,6 +45,10 @@ const sellerSchema = `
             <xsd:element name="Dst" type="xsd:string"/>
             <xsd:element name="Date" type="xsd:date"/>
             <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="MaxTrips" type="xsd:int" minOccurs="0"/>
+            <xsd:element name="Nonstop" type="xsd:boolean" minOccurs="0"/>
+            <xsd:element name="MaxPrice" type="xsd:decimal" minOccurs="0"/>
+            <xsd:element name="Sort" type="xsd:string" minOccurs="0"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
@@ -55,6 +59,7 @@ const sellerSchema = `
             <xsd:element name="Trips" type="tns:Trip" minOccurs="0" maxOccurs="unbounded"/>
             <xsd:element name="Complete" type="xsd:boolean"/>
             <xsd:element name="MissingSellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Total" type="xsd:int"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>` + bookingSchema
