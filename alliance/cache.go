@@ -16,7 +16,7 @@ import (
 type answerCache struct {
 	mu  sync.Mutex
 	lru *lru.Cache[string, []trip.Trip] // nil: caching disabled
-	gen uint64                                     // bumped by every purge
+	gen uint64                          // bumped by every purge
 }
 
 func newAnswerCache(size int) (*answerCache, error) {
