@@ -36,9 +36,12 @@ run: build
 	$(BIN)/alliancectl run --bin $(BIN)
 
 # A long chaos run: random kill/restart/pause/partition of a 5-machine alliance under steady
-# search load for $(CHAOS), then heal and check. FA_CHAOS_SEED=N replays a run's fault sequence.
+# search load for $(CHAOS), then heal and check; then $(CHAOS) of bookings by concurrent clients
+# on a 3-machine alliance under the same kinds of faults, the history checked for
+# linearizability with porcupine. FA_CHAOS_SEED=N replays a run's fault sequence.
 chaos: build
 	FA_CHAOS=$(CHAOS) $(GO) test -count=1 -timeout 60m -run 'TestChaos$$' -v ./integration/
+	FA_BOOKING_CHAOS=$(CHAOS) $(GO) test -count=1 -timeout 60m -run 'TestBookingsLinearizable$$' -v ./integration/
 
 clean:
 	rm -rf $(BIN) var

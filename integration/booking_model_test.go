@@ -245,14 +245,15 @@ func (h *bookingHistory) operations() []porcupine.Operation {
 }
 
 // checkBookingHistory checks the history with porcupine. When it is not linearizable (or the
-// check timed out), the visualization is written to the kept-logs directory of the test and the
-// test fails naming it.
-func checkBookingHistory(t testing.TB, ops []porcupine.Operation, timeout time.Duration) porcupine.CheckResult {
+// check timed out), the visualization, with the annotations (the faults), is written to the
+// kept-logs directory of the test and the test fails naming it.
+func checkBookingHistory(t testing.TB, ops []porcupine.Operation, timeout time.Duration, notes ...porcupine.Annotation) porcupine.CheckResult {
 	t.Helper()
 	res, info := porcupine.CheckOperationsVerbose(seatModel, ops, timeout)
 	if res == porcupine.Ok {
 		return res
 	}
+	info.AddAnnotations(notes)
 	dir := keptLogsDir(t)
 	path := filepath.Join(dir, "bookings-linearizability.html")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
