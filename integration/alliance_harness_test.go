@@ -212,9 +212,11 @@ func (a *testAlliance) add(name string, sellers ...string) {
 	a.start(name)
 }
 
+// kill sends SIGKILL (a paused machine dies too, and is no longer paused).
 func (a *testAlliance) kill(name string) {
 	a.machines[name].down = true
 	a.machines[name].proc.kill()
+	a.machines[name].paused = false
 }
 
 // restart runs the machine again with the same command line.
@@ -222,7 +224,7 @@ func (a *testAlliance) restart(name string) {
 	m := a.machines[name]
 	m.down = true
 	m.proc.kill()
-	m.down = false
+	m.down, m.paused = false, false
 	m.proc.start(a.t)
 }
 
