@@ -41,11 +41,19 @@ type UnregisterResult struct {
 }
 
 // handleRegister answers PUT /Services/FlightsSearchReg/Register/{clustername}: it adds,
-// refreshes or replaces the one delegate of that alliance.
+// refreshes or replaces the one delegate of that alliance. With a trust file it needs the
+// alliance's token (see auth.go), checked before the body is read.
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
+	token, ok := s.callerToken(w, r)
+	if !ok {
+		return
+	}
 	name := chi.URLParam(r, "clustername")
 	if err := ValidateClusterName(name); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if !s.authorizeAlliance(w, r, name, token) {
 		return
 	}
 	if r.URL.RawQuery != "" {
@@ -139,7 +147,16 @@ func validateURI(field, uri string) error {
 // handleUnregister answers PUT /Services/FlightsSearchReg/Unregister: without parameters it
 // removes the registrations whose URI host is the caller's address; ?cluster=NAME removes that
 // alliance's. Removing nothing is not an error (the PUT is idempotent).
+//
+// With a trust file it needs a token: ?cluster=NAME only NAME's; without ?cluster= any trusted
+// alliance's token, and then only the registrations of the alliances whose token it is (usually
+// one) and whose URI host is the caller's address are removed: a token never removes another
+// alliance's registration, wherever the caller is.
 func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
+	token, ok := s.callerToken(w, r)
+	if !ok {
+		return
+	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("query string: %v", err))
@@ -162,6 +179,9 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, inputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", clip(vals[0])).Error())
 			return
 		}
+		if !s.authorizeAlliance(w, r, vals[0], token) {
+			return
+		}
 		if reg, ok := s.reg.Remove(vals[0]); ok {
 			res.Removed = append(res.Removed, reg)
 		}
@@ -171,7 +191,16 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		res.Removed = append(res.Removed, s.reg.RemoveByHost(ip)...)
+		var mine func(string) bool // nil: every alliance's
+		if s.cfg.Trust != nil {
+			set := s.cfg.Trust.AlliancesOf(token)
+			if len(set) == 0 {
+				s.forbid(w, r, "")
+				return
+			}
+			mine = func(name string) bool { return set[name] }
+		}
+		res.Removed = append(res.Removed, s.reg.RemoveByHostIf(ip, mine)...)
 	}
 	for _, reg := range res.Removed {
 		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)

@@ -10,9 +10,6 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 )
 
-// maxBodyBytes bounds every request body; no route of this server needs more.
-const maxBodyBytes = 64 << 10
-
 // observe logs every request and counts it by route pattern (never by raw path, so that the
 // metric's cardinality stays bounded) and status code.
 func (s *Server) observe(next http.Handler) http.Handler {
@@ -53,13 +50,4 @@ func (s *Server) recoverPanic(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
-}
-
-func limitBody(n int64) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r.Body = http.MaxBytesReader(w, r.Body, n)
-			next.ServeHTTP(w, r)
-		})
-	}
 }

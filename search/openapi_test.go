@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -91,7 +93,7 @@ func openAPIChecker(t *testing.T, base string) func(method, path, body string, w
 			t.Fatalf("%s %s is not in the document: %v", method, path, err)
 		}
 		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{MultiError: true}}
+			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: bearerPresent}}
 		if wantStatus < 300 {
 			// Only requests the server accepts must satisfy the document; the others are the
 			// server's own validation under test. The body is re-attached after validation reads it.
@@ -119,4 +121,18 @@ func openAPIChecker(t *testing.T, base string) func(method, path, body string, w
 		}
 		return got
 	}
+}
+
+// bearerPresent is the document's security checked as a client sees it: the bearer scheme is
+// satisfied by an "Authorization: Bearer <token>" header (whether the token is right is the
+// server's business, under test).
+func bearerPresent(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+	if in.SecuritySchemeName != "bearer" {
+		return fmt.Errorf("unknown security scheme %q", in.SecuritySchemeName)
+	}
+	scheme, tok, _ := strings.Cut(in.RequestValidationInput.Request.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return errors.New("no bearer token")
+	}
+	return nil
 }

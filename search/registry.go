@@ -77,12 +77,16 @@ func (r *Registry) Remove(name string) (Registration, bool) {
 // sorted by name. The host "localhost" counts as every loopback address; other names are not
 // resolved (no DNS on this path), so a delegate that registered under a host name must
 // unregister by cluster name.
-func (r *Registry) RemoveByHost(ip net.IP) []Registration {
+func (r *Registry) RemoveByHost(ip net.IP) []Registration { return r.RemoveByHostIf(ip, nil) }
+
+// RemoveByHostIf is RemoveByHost limited to the alliances whose name satisfies ok (nil: every
+// alliance).
+func (r *Registry) RemoveByHostIf(ip net.IP, ok func(name string) bool) []Registration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var removed []Registration
 	for name, reg := range r.regs {
-		if hostIs(reg.URI, ip) {
+		if (ok == nil || ok(name)) && hostIs(reg.URI, ip) {
 			removed = append(removed, r.marked(reg))
 			delete(r.regs, name)
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,9 +24,19 @@ type Config struct {
 	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
 	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
-	Dial            DialFunc      // the client of a delegate URI; default SOAPDial(DelegateTimeout)
+	Dial            DialFunc      // the client of a delegate URI; default SOAPDialTLS(DelegateTimeout, DelegateTLS)
 	Logger          *slog.Logger  // default slog.Default()
 	Now             func() time.Time
+	// Trust, when set, is who may register: Register and Unregister need the alliance's bearer
+	// token (see LoadTrust). Nil is an open server, which Serve says in its log.
+	Trust *Trust
+	// TLS, when set, makes Serve answer HTTPS with it (its Certificates). Clients are not asked
+	// for certificates here: that is the caller's choice in TLS.ClientAuth.
+	TLS *tls.Config
+	// DelegateTLS is the TLS of the calls to https delegates made by the default Dial: the roots
+	// that verify them and the certificate presented to them. Nil means the system's roots and
+	// no certificate.
+	DelegateTLS *tls.Config
 }
 
 // Server is the search server. Create it with New; it is safe for concurrent use.
@@ -68,7 +79,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: BookingTimeout %s is negative", ErrInvalidConfig, cfg.BookingTimeout)
 	}
 	if cfg.Dial == nil {
-		cfg.Dial = SOAPDial(cfg.DelegateTimeout)
+		cfg.Dial = SOAPDialTLS(cfg.DelegateTimeout, cfg.DelegateTLS)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -121,8 +132,9 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Registry is the server's registrations (read-mostly; HTTP is the normal way to change them).
 func (s *Server) Registry() *Registry { return s.reg }
 
-// Serve answers on l until ctx is done, then stops accepting, waits up to ShutdownTimeout for
-// requests in flight and returns nil. Any other end is an error.
+// Serve answers on l (HTTPS when Config.TLS is set) until ctx is done, then stops accepting,
+// waits up to ShutdownTimeout for requests in flight and returns nil. Any other end is an error.
+// A plain-HTTP request to an HTTPS server gets net/http's 400, never an answer of a route.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
@@ -135,9 +147,19 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(l) }()
-	s.log.Info("search server listening", "addr", l.Addr().String(),
+	if s.cfg.TLS != nil {
+		srv.TLSConfig = s.cfg.TLS.Clone()
+		go func() { errc <- srv.ServeTLS(l, "", "") }()
+	} else {
+		go func() { errc <- srv.Serve(l) }()
+	}
+	s.log.Info("search server listening", "addr", l.Addr().String(), "tls", s.cfg.TLS != nil,
 		"registration_ttl", s.cfg.RegistrationTTL, "delegate_timeout", s.cfg.DelegateTimeout, "booking_timeout", s.cfg.BookingTimeout)
+	if s.cfg.Trust == nil {
+		s.log.Warn("registrations are open: anyone who reaches this server may register and unregister any alliance (start it with --trust FILE to require each alliance's token)")
+	} else {
+		s.log.Info("registrations need the alliance's token", "alliances", s.cfg.Trust.Alliances())
+	}
 
 	select {
 	case err := <-errc:

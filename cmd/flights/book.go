@@ -36,7 +36,7 @@ func runBook(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flights book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: flights book [--server URL] --alliance star --legs LY:LY001[,UA:UA123] [--seats 1] [--key K] [--hold 10m] [--json]")
+		fmt.Fprintln(fs.Output(), "usage: flights book [--server URL [--ca FILE]] --alliance star --legs LY:LY001[,UA:UA123] [--seats 1] [--key K] [--hold 10m] [--json]")
 		fmt.Fprintln(fs.Output(), "Books seats on every leg, or none. Retry with the same --key: it never books twice.")
 		fmt.Fprintln(fs.Output(), "Exit 0 booked, 1 refused or bad input, 2 server unreachable or failed (retry with the key it printed).")
 		fs.PrintDefaults()

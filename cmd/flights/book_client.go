@@ -22,21 +22,24 @@ type bookingClient struct {
 	server  *string
 	timeout *time.Duration
 	asJSON  *bool
+	ca      *string
 	base    string
+	client  *http.Client
 	flags   [][2]string // server field prefix, flag
 }
 
-// bookingFlags adds --server, --timeout and --json to fs, as flights search has them.
+// bookingFlags adds --server, --timeout, --json and --ca to fs, as flights search has them.
 func bookingFlags(fs *flag.FlagSet, flags ...[2]string) *bookingClient {
 	return &bookingClient{
 		server:  fs.String("server", "http://127.0.0.1:8080", "search server base URL"),
 		timeout: fs.Duration("timeout", 15*time.Second, "give up on the server after this long"),
 		asJSON:  fs.Bool("json", false, "print the server's JSON answer as it came"),
+		ca:      caFlag(fs),
 		flags:   flags,
 	}
 }
 
-// check validates --server and --timeout once the flags are parsed; errors name the flag.
+// check validates --server, --timeout and --ca once the flags are parsed; errors name the flag.
 func (c *bookingClient) check() (flagName string, err error) {
 	base, err := url.Parse(*c.server)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -44,6 +47,12 @@ func (c *bookingClient) check() (flagName string, err error) {
 	}
 	if *c.timeout <= 0 {
 		return "--timeout", fmt.Errorf("%s, want a positive duration", *c.timeout)
+	}
+	if *c.ca != "" && base.Scheme != "https" {
+		return "--ca", errPlainWithCA
+	}
+	if c.client, err = httpClient(*c.ca); err != nil {
+		return "--ca", err
 	}
 	c.base = strings.TrimRight(base.String(), "/")
 	return "", nil
@@ -72,7 +81,7 @@ func (c *bookingClient) do(method, path, key string, body []byte, stderr io.Writ
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.client.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "flights: search server unreachable: %v\n", err)
 		return 0, nil, exitUnreliable

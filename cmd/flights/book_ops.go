@@ -35,7 +35,7 @@ func runOnBooking(op bookingOp, args []string, stdout, stderr io.Writer) int {
 		keyUsage = " [--key K]"
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: flights %s [--server URL]%s [--json] ID\n", op.name, keyUsage)
+		fmt.Fprintf(fs.Output(), "usage: flights %s [--server URL [--ca FILE]]%s [--json] ID\n", op.name, keyUsage)
 		fmt.Fprintln(fs.Output(), op.doc)
 		fmt.Fprintln(fs.Output(), "Exit 0 ok, 1 refused (unknown booking, expired, ...) or bad input, 2 server unreachable or failed.")
 		fs.PrintDefaults()
@@ -71,7 +71,7 @@ func runSeats(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flights seats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: flights seats [--server URL] --alliance star --seller LY --flight LY001 [--json]")
+		fmt.Fprintln(fs.Output(), "usage: flights seats [--server URL [--ca FILE]] --alliance star --seller LY --flight LY001 [--json]")
 		fmt.Fprintln(fs.Output(), "Prints a flight's seats: for sale, booked (held or confirmed) and left, read from the alliance's system of record.")
 		fmt.Fprintln(fs.Output(), "Exit 0 ok, 1 unknown alliance, seller or flight, or bad input, 2 server unreachable or failed.")
 		fs.PrintDefaults()

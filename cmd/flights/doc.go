@@ -4,6 +4,9 @@
 // flight's seats; and `flights generate` writes flight data files (one CSV per seller) for airline
 // servers to load.
 //
+// An https --server is verified with the system's roots, or with --ca FILE with that CA only (a
+// search server started with --tls-cert); the client presents no certificate.
+//
 // It is flag parsing and wiring only: validation of data belongs to alliance/flight, the answer's
 // shape to search. It must not compute or re-sort trips, nor retry a booking by itself; it prints
 // what the server answered. `flights book` always sends an Idempotency-Key (a random one, printed,

@@ -28,7 +28,7 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("flights search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: flights search [--server URL] --from TLV --to JFK --date 2026-12-01 [--sellers LY,UA] [--json]")
+		fmt.Fprintln(fs.Output(), "usage: flights search [--server URL [--ca FILE]] --from TLV --to JFK --date 2026-12-01 [--sellers LY,UA] [--json]")
 		fmt.Fprintln(fs.Output(), "Prints the trips sorted by price. Exit 0 ok, 1 bad input, 2 server unreachable or answer incomplete.")
 		fs.PrintDefaults()
 	}
@@ -39,6 +39,7 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	sellers := fs.String("sellers", "", "only trips whose every flight is sold by one of these sellers, comma-separated")
 	asJSON := fs.Bool("json", false, "print the server's JSON answer as it came")
 	timeout := fs.Duration("timeout", 15*time.Second, "give up on the server after this long")
+	ca := caFlag(fs)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -51,10 +52,17 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	if *timeout <= 0 {
 		return usageError(stderr, "--timeout", fmt.Errorf("%s, want a positive duration", *timeout))
 	}
+	if *ca != "" && !strings.HasPrefix(target, "https://") {
+		return usageError(stderr, "--ca", errPlainWithCA)
+	}
+	client, err := httpClient(*ca)
+	if err != nil {
+		return usageError(stderr, "--ca", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 
-	body, code := fetch(ctx, target, stderr)
+	body, code := fetch(ctx, client, target, stderr)
 	if code != exitOK {
 		return code
 	}
@@ -111,16 +119,16 @@ func searchURL(server, from, to, date, sellers string) (string, error) {
 	return strings.TrimRight(base.String(), "/") + "/Services/FlightsSearch/flight?" + q.Encode(), nil
 }
 
-// fetch GETs target and returns the body of a 200 answer, or the exit code of the failure
+// fetch GETs target with client and returns the body of a 200 answer, or the exit code of the failure
 // (having said what it was).
-func fetch(ctx context.Context, target string, stderr io.Writer) ([]byte, int) {
+func fetch(ctx context.Context, client *http.Client, target string, stderr io.Writer) ([]byte, int) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "flights: --server: %v\n", err)
 		return nil, exitUsage
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "flights: search server unreachable: %v\n", err)
 		return nil, exitUnreliable

@@ -1,6 +1,11 @@
 // Command search runs the search server (package search) on --listen until SIGTERM or SIGINT,
 // then shuts down gracefully and exits 0.
 //
+// --trust FILE makes registrations need each alliance's token (see search.LoadTrust); without it
+// the server is open and its log says so at start. --tls-cert and --tls-key serve HTTPS (REST
+// clients need no certificate); --tls-ca verifies the https delegates it calls, to which it
+// presents its certificate.
+//
 // It is flag parsing and wiring only: it must not hold any logic of the server itself.
 //
 // Exit codes: 0 after a graceful shutdown, 1 bad usage (the message names the flag), 2 the

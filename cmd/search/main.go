@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"flightalliance/internal/pki"
 	"flightalliance/search"
 )
 
@@ -33,8 +35,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--booking-timeout 10s] [--log-level info]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--booking-timeout 10s] [--log-level info]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
+		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
 	}
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
@@ -44,6 +47,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments), mode 0600; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
+	var tlsFiles pki.Files
+	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
+	fs.StringVar(&tlsFiles.KeyFile, "tls-key", "", "private key (PEM) of --tls-cert")
+	fs.StringVar(&tlsFiles.CAFile, "tls-ca", "", "CA (PEM) that verifies the https delegates this server calls, to which it presents --tls-cert; REST clients need no certificate")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -71,6 +79,27 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		return usageError(stderr, "--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
 	}
+	var trust *search.Trust
+	if *trustFile != "" {
+		var err error
+		if trust, err = search.LoadTrust(*trustFile); err != nil {
+			return usageError(stderr, "--trust", err)
+		}
+	}
+	var serverTLS, delegateTLS *tls.Config
+	if err := tlsFiles.Check(); err != nil {
+		return usageError(stderr, "", fmt.Errorf("--%v", err))
+	}
+	if tlsFiles.Enabled() {
+		var err error
+		// REST clients are not asked for certificates; the CA verifies the delegates called.
+		if serverTLS, err = tlsFiles.Server(false); err != nil {
+			return usageError(stderr, "", fmt.Errorf("--%v", err))
+		}
+		if delegateTLS, err = tlsFiles.Client(); err != nil {
+			return usageError(stderr, "", fmt.Errorf("--%v", err))
+		}
+	}
 
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 	srv, err := search.New(search.Config{
@@ -80,6 +109,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		BookingTimeout:  *bookingTimeout,
 		ShutdownTimeout: *shutdownTimeout,
 		Logger:          log,
+		Trust:           trust,
+		TLS:             serverTLS,
+		DelegateTLS:     delegateTLS,
 	})
 	if err != nil {
 		return usageError(stderr, "", err)

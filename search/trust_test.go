@@ -1,0 +1,100 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"flightalliance/internal/pki"
+)
+
+func writeTrust(t *testing.T, content string, mode os.FileMode) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "trust")
+	if err := os.WriteFile(file, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(file, mode); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func TestLoadTrust(t *testing.T) {
+	star, sky := pki.Token(), pki.Token()
+	file := writeTrust(t, "# the alliances of this search server\n\n  star   "+star+"\nsky\t"+sky+" # added later\n   # indented comment\n", 0o600)
+	tr, err := LoadTrust(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Alliances(); !slices.Equal(got, []string{"sky", "star"}) {
+		t.Errorf("alliances %v", got)
+	}
+	switch {
+	case !tr.Allows("star", star), !tr.Allows("sky", sky):
+		t.Error("an alliance's own token is refused")
+	case tr.Allows("star", sky), tr.Allows("sky", star), tr.Allows("star", star+"x"), tr.Allows("star", ""):
+		t.Error("a token that is not the alliance's is allowed")
+	case tr.Allows("oneworld", star):
+		t.Error("an alliance not in the file is allowed")
+	}
+	if got := tr.AlliancesOf(star); len(got) != 1 || !got["star"] {
+		t.Errorf("AlliancesOf(star's token) = %v", got)
+	}
+	if got := tr.AlliancesOf("nope"); len(got) != 0 {
+		t.Errorf("AlliancesOf(a stranger's token) = %v", got)
+	}
+
+	shared, err := ParseTrust(strings.NewReader("a t0k\nb t0k\nc other\n"), "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := shared.AlliancesOf("t0k"); len(got) != 2 || !got["a"] || !got["b"] {
+		t.Errorf("a token two alliances share: %v", got)
+	}
+}
+
+// TestTrustFileErrors: a file others may read, a malformed line (named file:line, the token
+// never echoed), an empty file, a directory and a missing file are refused.
+func TestTrustFileErrors(t *testing.T) {
+	secret := pki.Token()
+	for _, c := range []struct {
+		name, content string
+		mode          os.FileMode
+		want          string
+	}{
+		{"world-readable", "star " + secret + "\n", 0o644, "chmod 600"},
+		{"group-readable", "star " + secret + "\n", 0o640, "readable by others"},
+		{"one field", "# c\nstar " + secret + "\nsky\n", 0o600, "trust:3: want \"<alliance> <token>\", found 1 fields"},
+		{"three fields", "star " + secret + " extra\n", 0o600, "trust:1: want"},
+		{"bad name", "\nst.ar " + secret + "\n", 0o600, `trust:2: "st.ar" is not an alliance name`},
+		{"twice", "star a\nsky b\nstar " + secret + "\n", 0o600, "trust:3: alliance star is given again (first on line 1)"},
+		{"empty", "# nobody yet\n\n", 0o600, "names no alliance"},
+		{"too long", "star " + strings.Repeat("x", 5000) + "\n", 0o600, "trust:1: line longer than"},
+	} {
+		file := writeTrust(t, c.content, c.mode)
+		_, err := LoadTrust(file)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: the error shows the token: %v", c.name, err)
+		}
+		if !strings.Contains(err.Error(), file) {
+			t.Errorf("%s: the error does not name the file: %v", c.name, err)
+		}
+	}
+	if _, err := LoadTrust(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("a missing trust file was accepted")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadTrust(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory: %v", err)
+	}
+}
