@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"flightalliance/internal/pki"
+	"flightalliance/search"
 	"flightalliance/soap"
 )
 
@@ -23,10 +26,78 @@ import (
 // of the alliance's CA, answers nothing on plain HTTP, and shows its token on no command line
 // and in no log.
 func TestSecureAlliance(t *testing.T) {
-	a := startAlliance(t, "star", map[string][]string{"m1": {"LY", "UA"}, "m2": {"LH"}, "m3": {"AC"}}, allianceOpts{secure: true})
+	dir := t.TempDir()
+	searchAddr := freeAddr(t)
+	base := "https://" + searchAddr
+	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY", "UA"}, "m2": {"LH"}, "m3": {"AC"}}, allianceOpts{secure: true, search: []string{base}})
+	// The search server trusts star's token and another alliance's.
+	_, otherToken := "oneworld", pki.Token()
+	trust := filepath.Join(dir, "trust")
+	if err := pki.WriteSecret(trust, []byte("# alliance token\nstar "+a.token+"\noneworld "+otherToken+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	searchProc := startProc(t, dir, "search", "search", append([]string{"--listen", searchAddr, "--registration-ttl", "10s", "--trust", trust},
+		tlsArgs(issueFiles(t, dir, "search"))...)...)
+	for _, n := range a.order {
+		a.start(n)
+	}
 	a.waitSettled(60 * time.Second)
 	queries := busyQueries(a.activeData(), 3)
 	eventually(t, 30*time.Second, "complete answers over TLS", func() error { return a.checkAnswers(a.delegate(), queries) })
+	eventually(t, 30*time.Second, "complete answers through the https search server", func() error {
+		return checkSearch(base, []*testAlliance{a}, queries)
+	})
+
+	t.Run("registration", func(t *testing.T) {
+		before, err := registrations(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		put := func(path, token, body string) int {
+			req, _ := http.NewRequest(http.MethodPut, base+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, err := httpClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		stranger := `{"uri":"https://127.0.0.1:1/Services/SellerService"}`
+		for name, tc := range map[string]struct {
+			path, token string
+			want        int
+		}{
+			"register without a token":                       {"/Services/FlightsSearchReg/Register/star", "", 401},
+			"register with a wrong token":                    {"/Services/FlightsSearchReg/Register/star", a.token + "x", 403},
+			"register with another alliance's token":         {"/Services/FlightsSearchReg/Register/star", otherToken, 403},
+			"register an alliance the server does not trust": {"/Services/FlightsSearchReg/Register/skyteam", a.token, 403},
+			"unregister by name without a token":             {"/Services/FlightsSearchReg/Unregister?cluster=star", "", 401},
+			"unregister by name with another's token":        {"/Services/FlightsSearchReg/Unregister?cluster=star", otherToken, 403},
+			"unregister by address without a token":          {"/Services/FlightsSearchReg/Unregister", "", 401},
+		} {
+			if got := put(tc.path, tc.token, stranger); got != tc.want {
+				t.Errorf("%s: HTTP %d, want %d", name, got, tc.want)
+			}
+		}
+		// Another alliance's token, by address: it may remove only its own registrations.
+		if got := put("/Services/FlightsSearchReg/Unregister", otherToken, ""); got/100 != 2 {
+			t.Errorf("unregister by address with oneworld's token: HTTP %d", got)
+		}
+		after, err := registrations(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after) != len(before) || len(after) != 1 || after[0].URI != before[0].URI {
+			t.Errorf("registrations changed: %+v, then %+v", before, after)
+		}
+		if err := checkSearch(base, []*testAlliance{a}, queries); err != nil {
+			t.Errorf("searches after the attempts: %v", err)
+		}
+	})
 
 	m1 := a.machines["m1"]
 	intra := m1.url() + "/Services/IntraClusterService"
@@ -108,10 +179,16 @@ func TestSecureAlliance(t *testing.T) {
 	})
 	a.waitSettled(90 * time.Second)
 	eventually(t, 30*time.Second, "complete answers after kill -9 and restart", func() error { return a.checkAnswers(a.delegate(), queries) })
+	eventually(t, 30*time.Second, "complete answers through the search server after kill -9 and restart", func() error {
+		return checkSearch(base, []*testAlliance{a}, queries)
+	})
 
 	t.Run("secrets", func(t *testing.T) {
+		procs := map[string]*proc{"search": searchProc}
 		for _, name := range a.order {
-			p := a.machines[name].proc
+			procs[name] = a.machines[name].proc
+		}
+		for name, p := range procs {
 			p.mu.Lock()
 			pid := p.cmd.Process.Pid
 			p.mu.Unlock()
@@ -126,9 +203,18 @@ func TestSecureAlliance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(string(log), a.token) {
+			if strings.Contains(string(log), a.token) || strings.Contains(string(log), otherToken) {
 				t.Errorf("%s: the token is in its log", name)
 			}
 		}
 	})
+}
+
+// registrations lists a search server's registrations.
+func registrations(base string) ([]search.Registration, error) {
+	var list search.RegistrationList
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := getJSON(ctx, base+"/Services/FlightsSearchReg/", &list)
+	return list.Registrations, err
 }
