@@ -1,19 +1,29 @@
 package search
 
-// Answer is the JSON body of a 200 search response (API.md, "Search server").
+// Answer is the JSON body of a 200 search response (API.md, "Search server"). Total counts the
+// trips of the whole list (after nonstop and max_price); Trips is the window of it the query's
+// offset and limit select (the whole list without a limit).
 type Answer struct {
 	Query     QueryEcho        `json:"query"`
+	Total     int              `json:"total"`
 	Trips     []Trip           `json:"trips"`
 	Complete  bool             `json:"complete"`
 	Alliances []AllianceStatus `json:"alliances"`
 }
 
-// QueryEcho repeats the validated query; Servers is present only when a seller filter was given.
+// QueryEcho repeats the validated query; Servers is present only when a seller filter was given,
+// and each control only when it changes the answer: limit when given, offset when not 0, nonstop
+// when true, max_price (normalised, "123.40") when given, sort when not price.
 type QueryEcho struct {
-	Src     string   `json:"src"`
-	Dst     string   `json:"dst"`
-	Date    string   `json:"date"`
-	Servers []string `json:"servers,omitempty"`
+	Src      string   `json:"src"`
+	Dst      string   `json:"dst"`
+	Date     string   `json:"date"`
+	Servers  []string `json:"servers,omitempty"`
+	Limit    int      `json:"limit,omitempty"`
+	Offset   int      `json:"offset,omitempty"`
+	Nonstop  bool     `json:"nonstop,omitempty"`
+	MaxPrice string   `json:"max_price,omitempty"`
+	Sort     string   `json:"sort,omitempty"`
 }
 
 // Trip is one or two legs; Price is the sum of the legs' prices, with two fraction digits.

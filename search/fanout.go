@@ -26,7 +26,7 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 	start := time.Now()
 	defer func() { s.metrics.fanoutSeconds.Observe(time.Since(start).Seconds()) }()
 
-	req := soap.GetTripsRequest{Src: q.Src, Dst: q.Dst, Date: q.Date, Sellers: q.Sellers}
+	req := q.tripsRequest()
 	out := make([]DelegateAnswer, len(regs))
 	var wg sync.WaitGroup
 	for i, reg := range regs {

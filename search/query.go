@@ -4,11 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"flightalliance/soap"
 )
 
 // ErrInvalidInput is wrapped by every error about bad input from a client (query parameters,
@@ -30,13 +34,27 @@ func inputErr(field, format string, args ...any) error {
 	return &InputError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Query is a validated search: IATA airports, an ISO date and an optional seller filter.
+// Query is a validated search: IATA airports, an ISO date, an optional seller filter, and the
+// optional paging and controls of API.md.
 type Query struct {
 	Src     string
 	Dst     string
 	Date    string
 	Sellers []string // nil: every seller
+
+	Limit       int   // the page's size, 1 to MaxLimit; 0: the whole list from Offset
+	Offset      int   // trips of the whole list before the page
+	Nonstop     bool  // direct trips only
+	MaxPrice    int64 // cents; trips that cost at most this, when HasMaxPrice
+	HasMaxPrice bool
+	Sort        Order
 }
+
+// MaxLimit is the largest page a search answers.
+const MaxLimit = 1000
+
+// params are the query parameters of a search, as the error for an unknown one lists them.
+var params = []string{"src", "dst", "date", "servers", "limit", "offset", "nonstop", "max_price", "sort"}
 
 var (
 	iataRe   = regexp.MustCompile(`^[A-Z]{3}$`)
@@ -51,10 +69,8 @@ const maxSellers = 64
 func ParseQuery(v url.Values) (Query, error) {
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		vals := v[name]
-		switch name {
-		case "src", "dst", "date", "servers":
-		default:
-			return Query{}, inputErr(name, "unknown parameter (expected src, dst, date, servers)")
+		if !slices.Contains(params, name) {
+			return Query{}, inputErr(name, "unknown parameter (expected %s)", strings.Join(params, ", "))
 		}
 		if len(vals) > 1 {
 			return Query{}, inputErr(name, "given %d times, expected once", len(vals))
@@ -79,7 +95,103 @@ func ParseQuery(v url.Values) (Query, error) {
 			return Query{}, &InputError{Field: "servers", Reason: err.Error()}
 		}
 	}
+	if err := parseControls(v, &q); err != nil {
+		return Query{}, err
+	}
 	return q, nil
+}
+
+// parseControls reads the optional paging and controls into q.
+func parseControls(v url.Values, q *Query) error {
+	if vals, ok := v["limit"]; ok {
+		n, ok := decimal(vals[0])
+		if !ok || n < 1 || n > MaxLimit {
+			return inputErr("limit", "%q is not a page size (an integer from 1 to %d)", clip(vals[0]), MaxLimit)
+		}
+		q.Limit = n
+	}
+	if vals, ok := v["offset"]; ok {
+		n, ok := decimal(vals[0])
+		if !ok {
+			return inputErr("offset", "%q is not an offset (an integer, 0 or more)", clip(vals[0]))
+		}
+		q.Offset = n
+	}
+	if vals, ok := v["nonstop"]; ok {
+		switch vals[0] {
+		case "true":
+			q.Nonstop = true
+		case "false":
+		default:
+			return inputErr("nonstop", "%q is not true or false", clip(vals[0]))
+		}
+	}
+	if vals, ok := v["max_price"]; ok {
+		c, err := parseCents(vals[0])
+		if err != nil {
+			return inputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", clip(vals[0]))
+		}
+		q.MaxPrice, q.HasMaxPrice = c, true
+	}
+	if vals, ok := v["sort"]; ok {
+		o, err := ParseOrder(vals[0])
+		if err != nil {
+			return &InputError{Field: "sort", Reason: err.Error()}
+		}
+		q.Sort = o
+	}
+	return nil
+}
+
+// decimal reads a non-negative integer written in digits only (no sign, no spaces); false when
+// it is not one or does not fit an int.
+func decimal(s string) (int, bool) {
+	if s == "" || len(s) > 18 || !allDigits(s) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// keeps reports whether a trip passes the query's nonstop and max_price controls.
+func (q Query) keeps(t *trip) bool {
+	return (!q.Nonstop || len(t.Legs) == 1) && (!q.HasMaxPrice || t.cents <= q.MaxPrice)
+}
+
+// wanted is how many trips of the top of its list each alliance is asked for: the whole list
+// when there is no limit, else every trip up to the end of the page (getTrips's MaxTrips is an
+// xsd:int).
+func (q Query) wanted() int {
+	if q.Limit == 0 {
+		return 0
+	}
+	return int(min(int64(q.Offset)+int64(q.Limit), math.MaxInt32))
+}
+
+// tripsRequest is the getTrips request that asks an alliance for q.
+func (q Query) tripsRequest() soap.GetTripsRequest {
+	req := soap.GetTripsRequest{Src: q.Src, Dst: q.Dst, Date: q.Date, Sellers: q.Sellers,
+		MaxTrips: q.wanted(), Nonstop: q.Nonstop}
+	if q.HasMaxPrice {
+		req.MaxPrice = formatCents(q.MaxPrice)
+	}
+	if q.Sort != ByPrice {
+		req.Sort = q.Sort.String()
+	}
+	return req
+}
+
+// echo is the query as the answer repeats it.
+func (q Query) echo() QueryEcho {
+	e := QueryEcho{Src: q.Src, Dst: q.Dst, Date: q.Date, Servers: q.Sellers,
+		Limit: q.Limit, Offset: q.Offset, Nonstop: q.Nonstop}
+	if q.HasMaxPrice {
+		e.MaxPrice = formatCents(q.MaxPrice)
+	}
+	if q.Sort != ByPrice {
+		e.Sort = q.Sort.String()
+	}
+	return e
 }
 
 func airport(v url.Values, name string) (string, error) {

@@ -2,10 +2,14 @@ package search
 
 import (
 	"errors"
+	"math"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"flightalliance/soap"
 )
 
 func TestParseQueryAcceptsValidQueries(t *testing.T) {
@@ -66,6 +70,38 @@ var badQueries = []struct {
 	{"src=TLV&dst=JFK&date=2026-12-01&sellers=LY", "sellers"},
 	{"src=TLV&dst=JFK&date=2026-12-01&SRC=TLV", "SRC"},
 	{"from=TLV&dst=JFK&date=2026-12-01", "from"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=0", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=1001", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=-1", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=ten", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=1.5", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=%2B5", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=%2010", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=10&limit=20", "limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&offset=-1", "offset"},
+	{"src=TLV&dst=JFK&date=2026-12-01&offset=x", "offset"},
+	{"src=TLV&dst=JFK&date=2026-12-01&offset=", "offset"},
+	{"src=TLV&dst=JFK&date=2026-12-01&offset=99999999999999999999", "offset"},
+	{"src=TLV&dst=JFK&date=2026-12-01&limit=5&offset=0x10", "offset"},
+	{"src=TLV&dst=JFK&date=2026-12-01&nonstop=yes", "nonstop"},
+	{"src=TLV&dst=JFK&date=2026-12-01&nonstop=1", "nonstop"},
+	{"src=TLV&dst=JFK&date=2026-12-01&nonstop=", "nonstop"},
+	{"src=TLV&dst=JFK&date=2026-12-01&nonstop=TRUE", "nonstop"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=cheap", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=-1", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=1.234", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=1e3", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=12,50", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&max_price=999999999999999999", "max_price"},
+	{"src=TLV&dst=JFK&date=2026-12-01&sort=cheapest", "sort"},
+	{"src=TLV&dst=JFK&date=2026-12-01&sort=", "sort"},
+	{"src=TLV&dst=JFK&date=2026-12-01&sort=PRICE", "sort"},
+	{"src=TLV&dst=JFK&date=2026-12-01&sort=price&sort=duration", "sort"},
+	{"src=TLV&dst=JFK&date=2026-12-01&page=2", "page"},
+	{"src=TLV&dst=JFK&date=2026-12-01&Limit=5", "Limit"},
+	{"src=TLV&dst=JFK&date=2026-12-01&maxPrice=5", "maxPrice"},
 }
 
 func TestParseQueryRefusesBadInputNamingTheParameter(t *testing.T) {
@@ -85,6 +121,58 @@ func TestParseQueryRefusesBadInputNamingTheParameter(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), tc.field+": ") {
 			t.Errorf("ParseQuery(%q) message %q does not start with the parameter name", tc.raw, err)
+		}
+	}
+}
+
+func TestParseQueryReadsTheControls(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want Query
+		req  soap.GetTripsRequest // what each alliance is asked, beyond src, dst and date
+		echo QueryEcho            // beyond src, dst and date
+	}{
+		{raw: "", want: Query{}},
+		{raw: "&limit=20", want: Query{Limit: 20}, req: soap.GetTripsRequest{MaxTrips: 20}, echo: QueryEcho{Limit: 20}},
+		{raw: "&limit=1000&offset=40", want: Query{Limit: 1000, Offset: 40}, req: soap.GetTripsRequest{MaxTrips: 1040}, echo: QueryEcho{Limit: 1000, Offset: 40}},
+		{raw: "&limit=1&offset=0", want: Query{Limit: 1}, req: soap.GetTripsRequest{MaxTrips: 1}, echo: QueryEcho{Limit: 1}},
+		{raw: "&offset=7", want: Query{Offset: 7}, echo: QueryEcho{Offset: 7}},
+		{raw: "&limit=20&offset=999999999999999999", want: Query{Limit: 20, Offset: 999999999999999999},
+			req: soap.GetTripsRequest{MaxTrips: math.MaxInt32}, echo: QueryEcho{Limit: 20, Offset: 999999999999999999}},
+		{raw: "&nonstop=true", want: Query{Nonstop: true}, req: soap.GetTripsRequest{Nonstop: true}, echo: QueryEcho{Nonstop: true}},
+		{raw: "&nonstop=false", want: Query{}},
+		{raw: "&max_price=123.4", want: Query{MaxPrice: 12340, HasMaxPrice: true}, req: soap.GetTripsRequest{MaxPrice: "123.40"}, echo: QueryEcho{MaxPrice: "123.40"}},
+		{raw: "&max_price=0", want: Query{HasMaxPrice: true}, req: soap.GetTripsRequest{MaxPrice: "0.00"}, echo: QueryEcho{MaxPrice: "0.00"}},
+		{raw: "&sort=price", want: Query{Sort: ByPrice}},
+		{raw: "&sort=duration", want: Query{Sort: ByDuration}, req: soap.GetTripsRequest{Sort: "duration"}, echo: QueryEcho{Sort: "duration"}},
+		{raw: "&sort=departure", want: Query{Sort: ByDeparture}, req: soap.GetTripsRequest{Sort: "departure"}, echo: QueryEcho{Sort: "departure"}},
+		{raw: "&sort=arrival&nonstop=true&max_price=99.99&limit=5&offset=5", want: Query{Sort: ByArrival, Nonstop: true, MaxPrice: 9999, HasMaxPrice: true, Limit: 5, Offset: 5},
+			req:  soap.GetTripsRequest{Sort: "arrival", Nonstop: true, MaxPrice: "99.99", MaxTrips: 10},
+			echo: QueryEcho{Sort: "arrival", Nonstop: true, MaxPrice: "99.99", Limit: 5, Offset: 5}},
+	} {
+		v, err := url.ParseQuery("src=TLV&dst=JFK&date=2026-12-01" + tc.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseQuery(v)
+		if err != nil {
+			t.Errorf("ParseQuery(%q): %v", tc.raw, err)
+			continue
+		}
+		want := tc.want
+		want.Src, want.Dst, want.Date = "TLV", "JFK", "2026-12-01"
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseQuery(%q) = %+v, want %+v", tc.raw, got, want)
+		}
+		req := tc.req
+		req.Src, req.Dst, req.Date = "TLV", "JFK", "2026-12-01"
+		if r := got.tripsRequest(); !reflect.DeepEqual(r, req) {
+			t.Errorf("%q asks the alliances %+v, want %+v", tc.raw, r, req)
+		}
+		echo := tc.echo
+		echo.Src, echo.Dst, echo.Date = "TLV", "JFK", "2026-12-01"
+		if e := got.echo(); !reflect.DeepEqual(e, echo) {
+			t.Errorf("%q is echoed %+v, want %+v", tc.raw, e, echo)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 // Command flights is the command users type: `flights search` asks a search server and prints
-// the trips as a table sorted by price (or the raw JSON); `flights book`, `booking`, `cancel` and
+// the trips as a table sorted by price (or the raw JSON) — optionally non-stop only (--nonstop),
+// up to a price (--max-price), in another order (--sort duration|departure|arrival), or one page
+// of the list (--limit, --offset), always saying how many trips the whole list has; `flights book`, `booking`, `cancel` and
 // `confirm` make and manage bookings through the search server's REST API, `flights seats` shows a
 // flight's seats; and `flights generate` writes flight data files (one CSV per seller) for airline
 // servers to load.

@@ -11,13 +11,23 @@ import (
 	"flightalliance/search"
 )
 
-// writeTable prints the trips in the server's order (sorted by price), one line each, then a
-// clear line when the answer is incomplete.
+// writeTable prints the trips in the server's order (by price unless the query sorted otherwise),
+// one line each, then a line with how many there are, which window of the whole list they are
+// when the query asked for a page, and the controls that shaped the list; then a clear line when
+// the answer is incomplete.
 func writeTable(w io.Writer, ans search.Answer) {
 	q := ans.Query
-	if len(ans.Trips) == 0 {
-		fmt.Fprintf(w, "no trips from %s to %s on %s\n", q.Src, q.Dst, q.Date)
-	} else {
+	route := fmt.Sprintf("from %s to %s on %s%s", q.Src, q.Dst, q.Date, shaping(q))
+	total := ans.Total
+	if len(ans.Trips) > 0 {
+		total = max(total, q.Offset+len(ans.Trips)) // a server that does not count sends 0
+	}
+	switch {
+	case total == 0:
+		fmt.Fprintf(w, "no trips %s\n", route)
+	case len(ans.Trips) == 0:
+		fmt.Fprintf(w, "no trips past the first %d: the whole list has %d %s %s\n", q.Offset, total, plural(total), route)
+	default:
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PRICE\tFLIGHTS\tROUTE\tDEPARTS\tARRIVES\tSELLERS")
 		for _, t := range ans.Trips {
@@ -35,15 +45,44 @@ func writeTable(w io.Writer, ans search.Answer) {
 				strings.Join(route, "-"), clock(first.Departure), clock(last.Arrival), strings.Join(sellers, ","))
 		}
 		tw.Flush()
-		noun := "trips"
-		if len(ans.Trips) == 1 {
-			noun = "trip"
+		n := len(ans.Trips)
+		switch {
+		case n == total:
+			fmt.Fprintf(w, "%d %s %s\n", n, plural(n), route)
+		case n == 1:
+			fmt.Fprintf(w, "trip %d of %d %s\n", q.Offset+1, total, route)
+		default:
+			fmt.Fprintf(w, "trips %d-%d of %d %s\n", q.Offset+1, q.Offset+n, total, route)
 		}
-		fmt.Fprintf(w, "%d %s from %s to %s on %s\n", len(ans.Trips), noun, q.Src, q.Dst, q.Date)
 	}
 	if line := incompleteLine(ans); line != "" {
 		fmt.Fprintln(w, line)
 	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return "trip"
+	}
+	return "trips"
+}
+
+// shaping says which controls shaped the list, as the server echoed them: "" when none did.
+func shaping(q search.QueryEcho) string {
+	var parts []string
+	if q.Nonstop {
+		parts = append(parts, "non-stop")
+	}
+	if q.MaxPrice != "" {
+		parts = append(parts, "at most "+q.MaxPrice)
+	}
+	if q.Sort != "" && q.Sort != "price" {
+		parts = append(parts, "sorted by "+q.Sort)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // clock shows an RFC 3339 instant as "2026-12-01 08:00Z"; anything else as it came.

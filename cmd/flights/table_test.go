@@ -68,3 +68,45 @@ func TestWriteTableNoTrips(t *testing.T) {
 		t.Errorf("got %q", b.String())
 	}
 }
+
+func TestWriteTableShowsTheWindowAndTotal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*search.Answer)
+		last string
+	}{
+		{"whole list", func(a *search.Answer) { a.Total = 2 }, "2 trips from TLV to JFK on 2026-12-01"},
+		{"first page", func(a *search.Answer) { a.Total, a.Query.Limit = 2513, 2 }, "trips 1-2 of 2513 from TLV to JFK on 2026-12-01"},
+		{"later page", func(a *search.Answer) { a.Total, a.Query.Limit, a.Query.Offset = 2513, 20, 40 }, "trips 41-42 of 2513 from TLV to JFK on 2026-12-01"},
+		{"one trip", func(a *search.Answer) { a.Trips, a.Total, a.Query.Limit, a.Query.Offset = a.Trips[:1], 7, 1, 6 }, "trip 7 of 7 from TLV to JFK on 2026-12-01"},
+		{"page holds all", func(a *search.Answer) { a.Total, a.Query.Limit = 2, 20 }, "2 trips from TLV to JFK on 2026-12-01"},
+		{"controls", func(a *search.Answer) {
+			a.Total, a.Query.Limit, a.Query.Nonstop, a.Query.MaxPrice, a.Query.Sort = 9, 2, true, "600.00", "duration"
+		}, "trips 1-2 of 9 from TLV to JFK on 2026-12-01 (non-stop, at most 600.00, sorted by duration)"},
+	} {
+		a := sampleAnswer()
+		tc.edit(&a)
+		var b bytes.Buffer
+		writeTable(&b, a)
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		if len(lines) != len(a.Trips)+2 || !strings.HasPrefix(lines[0], "PRICE") || lines[len(lines)-1] != tc.last {
+			t.Errorf("%s: table\n%s\nwant the last line %q", tc.name, b.String(), tc.last)
+		}
+	}
+}
+
+func TestWriteTableEmptyPages(t *testing.T) {
+	a := sampleAnswer()
+	a.Trips, a.Total, a.Query.Limit, a.Query.Offset = []search.Trip{}, 12, 20, 40
+	var b bytes.Buffer
+	writeTable(&b, a)
+	if want := "no trips past the first 40: the whole list has 12 trips from TLV to JFK on 2026-12-01\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	a.Total, a.Query.Nonstop = 0, true
+	b.Reset()
+	writeTable(&b, a)
+	if want := "no trips from TLV to JFK on 2026-12-01 (non-stop)\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
