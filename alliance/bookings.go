@@ -71,10 +71,7 @@ func (m *Machine) confirm(ctx context.Context, req *soap.BookingRequest) (*soap.
 
 func (m *Machine) endBooking(ctx context.Context, op string, req *soap.BookingRequest,
 	decide func(booking.Record) (booking.Ending, string, error)) (*soap.BookingResponse, error) {
-	if err := m.checkBookingID(req.BookingID); err != nil {
-		return nil, err
-	}
-	if err := m.bookable(); err != nil {
+	if err := m.checkBooking(req.BookingID); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, bookingBudget)
@@ -89,10 +86,7 @@ func (m *Machine) endBooking(ctx context.Context, op string, req *soap.BookingRe
 
 // getBooking is SellerService.getBooking: the booking as the system of record has it now.
 func (m *Machine) getBooking(ctx context.Context, req *soap.BookingRequest) (*soap.BookingResponse, error) {
-	if err := m.checkBookingID(req.BookingID); err != nil {
-		return nil, err
-	}
-	if err := m.bookable(); err != nil {
+	if err := m.checkBooking(req.BookingID); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, bookingBudget)
@@ -136,6 +130,14 @@ func (m *Machine) bookable() error {
 		return soap.KindFault(soap.KindUnavailable, "not ready: this machine has not read the alliance's state yet; nothing was changed")
 	}
 	return nil
+}
+
+// checkBooking refuses an ID that is not one of this alliance's bookings, or a machine not ready.
+func (m *Machine) checkBooking(id string) error {
+	if err := m.checkBookingID(id); err != nil {
+		return err
+	}
+	return m.bookable()
 }
 
 // checkBookingID refuses an ID that is not one of this alliance's bookings: not found.
