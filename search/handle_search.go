@@ -35,7 +35,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))
 		}
 	}
-	writeJSON(w, http.StatusOK, ans)
+	writeAnswer(w, &ans)
 }
 
 // known returns every known registration, stale ones included, and lets go of the clients of

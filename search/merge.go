@@ -35,32 +35,63 @@ type trip struct {
 func Merge(q Query, answers []DelegateAnswer) Answer {
 	ans := Answer{
 		Query:     q.echo(),
-		Trips:     []Trip{},
 		Complete:  true,
 		Alliances: make([]AllianceStatus, 0, len(answers)),
 	}
 	sorted := slices.Clone(answers)
 	slices.SortStableFunc(sorted, func(a, b DelegateAnswer) int { return cmp.Compare(a.Alliance, b.Alliance) })
 
-	var trips []trip
+	lists := make([][]trip, 0, len(sorted))
 	for _, a := range sorted {
 		st, ts, total := mergeOne(q, a)
 		ans.Alliances = append(ans.Alliances, st)
 		ans.Complete = ans.Complete && st.Complete
 		ans.Total += total
-		trips = append(trips, ts...)
+		if len(ts) > 0 {
+			lists = append(lists, ts)
+		}
 	}
-	slices.SortFunc(trips, func(a, b trip) int { return q.Sort.compare(&a, &b) })
-	lo := min(q.Offset, len(trips))
-	hi := len(trips)
+	ans.Trips = window(q, lists)
+	return ans
+}
+
+// window merges the alliances' lists in q's order and returns the trips of the window of q's
+// offset and limit. A delegate sends its list in this order: checking that costs one comparison
+// a trip, and then the lists are merged rather than sorted (one that is not in order is sorted).
+func window(q Query, lists [][]trip) []Trip {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+		if !slices.IsSortedFunc(l, func(a, b trip) int { return q.Sort.compare(&a, &b) }) {
+			slices.SortFunc(l, func(a, b trip) int { return q.Sort.compare(&a, &b) })
+		}
+	}
+	lo := min(q.Offset, n)
+	hi := n
 	if q.Limit > 0 {
 		hi = min(lo+q.Limit, hi)
 	}
-	ans.Trips = make([]Trip, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		ans.Trips = append(ans.Trips, trips[i].Trip)
+	out := make([]Trip, 0, hi-lo)
+	if len(lists) == 1 {
+		for _, t := range lists[0][lo:hi] {
+			out = append(out, t.Trip)
+		}
+		return out
 	}
-	return ans
+	heads := make([]int, len(lists))
+	for k := range hi {
+		best := -1
+		for i, l := range lists {
+			if heads[i] < len(l) && (best < 0 || q.Sort.compare(&l[heads[i]], &lists[best][heads[best]]) < 0) {
+				best = i
+			}
+		}
+		if k >= lo {
+			out = append(out, lists[best][heads[best]].Trip)
+		}
+		heads[best]++
+	}
+	return out
 }
 
 // mergeOne validates one alliance's answer: its status, the trips it sent that the query keeps,
@@ -75,9 +106,14 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		st.Error = "delegate returned no answer"
 		return st, nil, 0
 	}
+	nlegs := 0
+	for _, wt := range a.Resp.Trips {
+		nlegs += len(wt.Legs)
+	}
 	trips := make([]trip, 0, len(a.Resp.Trips))
+	legs := make([]Leg, 0, nlegs) // one allocation for every leg of the answer
 	for i, wt := range a.Resp.Trips {
-		t, err := convertTrip(a.Alliance, wt)
+		t, err := convertTripInto(a.Alliance, wt, &legs)
 		if err != nil {
 			st.Error = fmt.Sprintf("malformed answer: trip %d: %v", i+1, err)
 			return st, nil, 0
@@ -101,24 +137,34 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 }
 
 func convertTrip(alliance string, wt soap.Trip) (trip, error) {
+	legs := make([]Leg, 0, len(wt.Legs))
+	return convertTripInto(alliance, wt, &legs)
+}
+
+// convertTripInto validates a trip of a delegate's answer; its legs are appended to *legs, and
+// the trip's legs are that part of it (capped, so that appending to one cannot touch another).
+func convertTripInto(alliance string, wt soap.Trip, legs *[]Leg) (trip, error) {
 	if n := len(wt.Legs); n < 1 || n > 2 {
 		return trip{}, fmt.Errorf("%d legs, expected 1 or 2", n)
 	}
-	t := trip{Trip: Trip{Legs: make([]Leg, 0, len(wt.Legs))}}
+	var t trip
+	first := len(*legs)
 	for j, wl := range wt.Legs {
 		l, cents, dep, arr, err := convertLegTimes(alliance, wl)
 		if err != nil {
+			*legs = (*legs)[:first]
 			return trip{}, fmt.Errorf("leg %d: %w", j+1, err)
 		}
 		if j == 0 {
 			t.departure = dep
 		}
-		t.Legs = append(t.Legs, l)
+		*legs = append(*legs, l)
 		t.cents += cents
 		t.arrival = arr
 	}
+	t.Legs = (*legs)[first:len(*legs):len(*legs)]
 	if wt.Price != "" {
-		c, err := parseCents(wt.Price)
+		c, err := centsOf(wt.Price)
 		if err != nil {
 			return trip{}, err
 		}
@@ -126,7 +172,7 @@ func convertTrip(alliance string, wt soap.Trip) (trip, error) {
 			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
 		}
 	}
-	t.Price = formatCents(t.cents)
+	t.Price = priceString(wt.Price, t.cents)
 	return t, nil
 }
 
@@ -139,15 +185,15 @@ func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {
 
 // convertLegTimes is convertLeg that also gives the departure.
 func convertLegTimes(alliance string, wl soap.Leg) (l Leg, cents int64, dep, arr time.Time, err error) {
-	cents, err = parseCents(wl.Price)
+	cents, err = centsOf(wl.Price)
 	if err != nil {
 		return Leg{}, 0, dep, arr, err
 	}
-	dep, err = time.Parse(time.RFC3339, wl.Departure)
+	dep, err = parseInstant(wl.Departure)
 	if err != nil {
 		return Leg{}, 0, dep, arr, fmt.Errorf("departure %q is not an RFC 3339 instant", clip(wl.Departure))
 	}
-	arr, err = time.Parse(time.RFC3339, wl.Arrival)
+	arr, err = parseInstant(wl.Arrival)
 	if err != nil {
 		return Leg{}, 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
 	}
@@ -163,8 +209,76 @@ func convertLegTimes(alliance string, wl soap.Leg) (l Leg, cents int64, dep, arr
 	return Leg{
 		Flight: wl.Flight, Seller: wl.Seller, Alliance: alliance,
 		Src: wl.Src, Dst: wl.Dst, Departure: wl.Departure, Arrival: wl.Arrival,
-		Price: formatCents(cents), Seats: wl.Seats,
+		Price: priceString(wl.Price, cents), Seats: wl.Seats,
 	}, cents, dep, arr, nil
+}
+
+// priceString is cents as API.md writes prices ("512.00"): s itself when s, which parseCents
+// read as cents, is already written so (as delegates write prices), else a new string.
+func priceString(s string, cents int64) string {
+	n := len(s)
+	if n >= 4 && s[n-3] == '.' && (s[0] != '0' || n == 4) {
+		return s
+	}
+	return formatCents(cents)
+}
+
+// parseInstant is time.Parse(time.RFC3339, s), without its cost for the form delegates send
+// ("2026-12-01T08:00:00Z"); any other form, and any value out of range, is left to time.Parse.
+func parseInstant(s string) (time.Time, error) {
+	if len(s) == 20 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == 'Z' {
+		y, ok1 := digits(s[0:4])
+		mo, ok2 := digits(s[5:7])
+		d, ok3 := digits(s[8:10])
+		h, ok4 := digits(s[11:13])
+		mi, ok5 := digits(s[14:16])
+		sec, ok6 := digits(s[17:19])
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(mo, y) &&
+			h < 24 && mi < 60 && sec < 60 {
+			return time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC), nil
+		}
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+// daysIn is the number of days of month mo (1-12) of year y.
+func daysIn(mo, y int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// centsOf is parseCents, without its cost for the form delegates send ("512.00").
+func centsOf(s string) (int64, error) {
+	n := len(s)
+	if n >= 4 && n <= 15 && s[n-3] == '.' {
+		whole, ok1 := digits(s[:n-3])
+		frac, ok2 := digits(s[n-2:])
+		if ok1 && ok2 {
+			return int64(whole)*100 + int64(frac), nil
+		}
+	}
+	return parseCents(s)
+}
+
+// digits reads a fixed-width run of ASCII digits.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 func allSellersIn(legs []Leg, sellers []string) bool {

@@ -1,0 +1,82 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// bigAnswer is a delegate's answer of n trips shaped like the generated data's: a third direct,
+// the rest one-stop connections, in the price order.
+func bigAnswer(n int) *soap.GetTripsResponse {
+	rng := rand.New(rand.NewPCG(1, 2))
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	sellers := []string{"LY", "UA", "LH", "AF", "BA"}
+	mk := func(src, dst string) soap.Leg {
+		dep := day.Add(time.Duration(rng.IntN(20*60)) * time.Minute)
+		s := sellers[rng.IntN(len(sellers))]
+		return soap.Leg{Flight: fmt.Sprintf("%s%05d", s, rng.IntN(10000)), Seller: s, Alliance: "star", Src: src, Dst: dst,
+			Departure: dep.Format(time.RFC3339), Arrival: dep.Add(time.Duration(60+rng.IntN(600)) * time.Minute).Format(time.RFC3339),
+			Price: fmt.Sprintf("%d.%02d", 50+rng.IntN(900), rng.IntN(100)), Seats: rng.IntN(300)}
+	}
+	resp := &soap.GetTripsResponse{Alliance: "star", Complete: true, Total: n}
+	for i := range n {
+		var legs []soap.Leg
+		if i%3 == 0 {
+			legs = []soap.Leg{mk("TLV", "JFK")}
+		} else {
+			legs = []soap.Leg{mk("TLV", "ATH"), mk("ATH", "JFK")}
+		}
+		var c int64
+		for _, l := range legs {
+			lc, _ := parseCents(l.Price)
+			c += lc
+		}
+		resp.Trips = append(resp.Trips, soap.Trip{Price: formatCents(c), Legs: legs})
+	}
+	// in the price order, as a delegate sends them
+	slices.SortFunc(resp.Trips, func(a, b soap.Trip) int {
+		x, _ := convertTrip("star", a)
+		y, _ := convertTrip("star", b)
+		return comparePrice(&x, &y)
+	})
+	return resp
+}
+
+// BenchmarkMerge2500 merges one alliance's answer of 2,500 trips: validation, the order check
+// and the window.
+func BenchmarkMerge2500(b *testing.B) {
+	resp := bigAnswer(2500)
+	answers := []DelegateAnswer{{Alliance: "star", Resp: resp}}
+	b.ReportAllocs()
+	for b.Loop() {
+		Merge(tlvJFK, answers)
+	}
+}
+
+// BenchmarkEncodeAnswer2500 compares AppendJSON with encoding/json on an answer of 2,500 trips.
+func BenchmarkEncodeAnswer2500(b *testing.B) {
+	ans := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(2500)}})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		var n int
+		for b.Loop() {
+			out, _ := json.Marshal(ans)
+			n = len(out)
+		}
+		b.SetBytes(int64(n))
+	})
+	b.Run("append-json", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			buf = ans.AppendJSON(buf[:0])
+		}
+		b.SetBytes(int64(len(buf)))
+	})
+}

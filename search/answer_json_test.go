@@ -1,0 +1,121 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// anyString draws strings that need no escaping, and strings that do: quotes, backslashes,
+// control characters, HTML's <, > and &, U+2028, non-ASCII and invalid UTF-8.
+func anyString(t *rapid.T, label string) string {
+	return rapid.OneOf(
+		rapid.SampledFrom([]string{"", "LY001", "2026-12-01T08:00:00Z", "512.00", "star", "TLV"}),
+		rapid.SampledFrom([]string{`a"b`, `back\slash`, "tab\there", "nl\n", "\x00\x1f\x7f", "<script>&amp;", "\u2028\u2029", "é✈", "\xff\xfe", "\b\f\r"}),
+		rapid.String(),
+		rapid.Map(rapid.SliceOf(rapid.Byte()), func(b []byte) string { return string(b) }),
+	).Draw(t, label)
+}
+
+func anyStrings(t *rapid.T, label string) []string {
+	if rapid.IntRange(0, 4).Draw(t, label+"-nil") == 0 {
+		return nil
+	}
+	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string { return anyString(t, "s") }), 0, 3).Draw(t, label)
+}
+
+func anyAnswer(t *rapid.T) Answer {
+	leg := func(t *rapid.T) Leg {
+		return Leg{Flight: anyString(t, "flight"), Seller: anyString(t, "seller"), Alliance: anyString(t, "alliance"),
+			Src: anyString(t, "src"), Dst: anyString(t, "dst"), Departure: anyString(t, "dep"), Arrival: anyString(t, "arr"),
+			Price: anyString(t, "price"), Seats: rapid.Int().Draw(t, "seats")}
+	}
+	a := Answer{
+		Query: QueryEcho{Src: anyString(t, "qsrc"), Dst: anyString(t, "qdst"), Date: anyString(t, "qdate"),
+			Servers: anyStrings(t, "servers"), Limit: rapid.IntRange(-1, 1000).Draw(t, "limit"),
+			Offset: rapid.Int().Draw(t, "offset"), Nonstop: rapid.Bool().Draw(t, "nonstop"),
+			MaxPrice: anyString(t, "max_price"), Sort: anyString(t, "sort")},
+		Total:    rapid.Int().Draw(t, "total"),
+		Complete: rapid.Bool().Draw(t, "complete"),
+	}
+	if rapid.Bool().Draw(t, "trips-not-nil") {
+		a.Trips = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Trip {
+			tr := Trip{Price: anyString(t, "trip-price")}
+			if rapid.Bool().Draw(t, "legs-not-nil") {
+				tr.Legs = rapid.SliceOfN(rapid.Custom(leg), 0, 2).Draw(t, "legs")
+			}
+			return tr
+		}), 0, 4).Draw(t, "trips")
+	}
+	if rapid.Bool().Draw(t, "alliances-not-nil") {
+		a.Alliances = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) AllianceStatus {
+			return AllianceStatus{Name: anyString(t, "name"), Complete: rapid.Bool().Draw(t, "c"),
+				MissingSellers: anyStrings(t, "missing"), Error: anyString(t, "error")}
+		}), 0, 3).Draw(t, "alliances")
+	}
+	return a
+}
+
+// TestAppendJSONIsEncodingJSON: whatever the answer holds, AppendJSON writes exactly what
+// json.Marshal writes.
+func TestAppendJSONIsEncodingJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := anyAnswer(t)
+		want, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := []byte("keep")
+		got := a.AppendJSON(slices.Clone(prefix))
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
+			t.Fatalf("AppendJSON:\n%s\njson.Marshal:\n%s", got[len(prefix):], want)
+		}
+	})
+}
+
+func TestAppendJSONOfARealAnswer(t *testing.T) {
+	a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(300)}, {Alliance: "sky", Err: errTest}})
+	want, _ := json.Marshal(a)
+	if got := a.AppendJSON(nil); !bytes.Equal(got, want) {
+		t.Fatalf("AppendJSON differs from json.Marshal:\n%s\n%s", got, want)
+	}
+	rec := httptest.NewRecorder()
+	writeAnswer(rec, &a)
+	again := httptest.NewRecorder()
+	writeJSON(again, http.StatusOK, a)
+	if !bytes.Equal(rec.Body.Bytes(), again.Body.Bytes()) || !reflect.DeepEqual(rec.Header(), again.Header()) || rec.Code != again.Code {
+		t.Fatalf("writeAnswer and writeJSON differ: %d %v vs %d %v", rec.Code, rec.Header(), again.Code, again.Header())
+	}
+}
+
+var errTest = jsonTestError("delegate <x> did not answer")
+
+type jsonTestError string
+
+func (e jsonTestError) Error() string { return string(e) }
+
+// TestAppendJSONKnowsEveryField fails when a field is added to one of the answer's types:
+// AppendJSON must then write it too (and this list, and the property test, learn it).
+func TestAppendJSONKnowsEveryField(t *testing.T) {
+	for rt, fields := range map[reflect.Type][]string{
+		reflect.TypeFor[Answer]():         {"query", "total", "trips", "complete", "alliances"},
+		reflect.TypeFor[QueryEcho]():      {"src", "dst", "date", "servers,omitempty", "limit,omitempty", "offset,omitempty", "nonstop,omitempty", "max_price,omitempty", "sort,omitempty"},
+		reflect.TypeFor[Trip]():           {"price", "legs"},
+		reflect.TypeFor[Leg]():            {"flight", "seller", "alliance", "src", "dst", "departure", "arrival", "price", "seats"},
+		reflect.TypeFor[AllianceStatus](): {"name", "complete", "missing_sellers", "error,omitempty"},
+	} {
+		var got []string
+		for i := range rt.NumField() {
+			got = append(got, rt.Field(i).Tag.Get("json"))
+		}
+		if !slices.Equal(got, fields) {
+			t.Errorf("%s has the JSON fields %q; AppendJSON writes %q", rt.Name(), got, fields)
+		}
+	}
+}
