@@ -55,16 +55,12 @@ func Merge(q Query, answers []DelegateAnswer) Answer {
 	return ans
 }
 
-// window merges the alliances' lists in q's order and returns the trips of the window of q's
-// offset and limit. A delegate sends its list in this order: checking that costs one comparison
-// a trip, and then the lists are merged rather than sorted (one that is not in order is sorted).
+// window merges the alliances' lists, each in q's order, and returns the trips of the window of
+// q's offset and limit.
 func window(q Query, lists [][]trip) []Trip {
 	n := 0
 	for _, l := range lists {
 		n += len(l)
-		if !slices.IsSortedFunc(l, func(a, b trip) int { return q.Sort.compare(&a, &b) }) {
-			slices.SortFunc(l, func(a, b trip) int { return q.Sort.compare(&a, &b) })
-		}
 	}
 	lo := min(q.Offset, n)
 	hi := n
@@ -124,6 +120,16 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		}
 		trips = append(trips, t)
 	}
+	// A delegate sends its list in the asked order: checking costs a comparison a trip, and then
+	// the lists are merged rather than sorted. A whole list in another order is sorted here; the
+	// top of a list cut in another order is not the top of the list, and cannot be used.
+	if !inOrder(q.Sort, trips) {
+		if len(a.Resp.Trips) < a.Resp.Total {
+			st.Error = fmt.Sprintf("malformed answer: the top %d of %d trips, not in the order asked (sort=%s)", len(a.Resp.Trips), a.Resp.Total, q.Sort)
+			return st, nil, 0
+		}
+		slices.SortFunc(trips, func(a, b trip) int { return q.Sort.compare(&a, &b) })
+	}
 	for _, s := range a.Resp.MissingSellers {
 		if !slices.Contains(st.MissingSellers, s) {
 			st.MissingSellers = append(st.MissingSellers, s)
@@ -134,6 +140,15 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 	// A delegate that does not count (Total 0) sent its whole list.
 	total := max(a.Resp.Total, len(a.Resp.Trips)) - (len(a.Resp.Trips) - len(trips))
 	return st, trips, total
+}
+
+func inOrder(o Order, trips []trip) bool {
+	for i := 1; i < len(trips); i++ {
+		if o.compare(&trips[i-1], &trips[i]) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func convertTrip(alliance string, wt soap.Trip) (trip, error) {

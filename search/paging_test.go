@@ -253,3 +253,23 @@ func TestAnswerEchoesTheControls(t *testing.T) {
 		t.Errorf("echo %+v, want %+v", a.Query, want)
 	}
 }
+
+// TestACutListInAnotherOrderIsRefused: a delegate that cut its list without sorting it as asked
+// sent trips that are not the top of its list: the alliance is reported, not silently short. A
+// whole list in another order is simply sorted.
+func TestACutListInAnotherOrderIsRefused(t *testing.T) {
+	trips := []soap.Trip{ // by price, not by departure
+		wireTrip("100.00", leg("LY001", "TLV", "JFK", "12:00", "19:00", "100.00")),
+		wireTrip("200.00", leg("LY002", "TLV", "JFK", "08:00", "19:00", "200.00")),
+	}
+	q := tlvJFK
+	q.Sort, q.Limit = ByDeparture, 2
+	a := Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 9, Trips: trips}}})
+	if st, _ := status(a, "star"); a.Complete || st.Complete || !strings.Contains(st.Error, "not in the order asked (sort=departure)") || len(a.Trips) != 0 || a.Total != 0 {
+		t.Errorf("cut list out of order: %+v", a)
+	}
+	a = Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 2, Trips: trips}}})
+	if got := flightsOf(a); !a.Complete || !slices.Equal(got, []string{"LY002", "LY001"}) || a.Total != 2 {
+		t.Errorf("whole list out of order: %v %+v", got, a)
+	}
+}
