@@ -47,7 +47,10 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var p Proc
+	var (
+		p   Proc
+		cur State // the run as recorded with p
+	)
 	err = updateState(abs, func(s *State) error {
 		if *alliance == "" {
 			*alliance = s.Alliances[0].Name
@@ -61,7 +64,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		var join []string
 		for _, m := range s.machines(*alliance) {
 			if inspect(*m) == procRunning {
-				join = append(join, "http://"+m.advertised().Client)
+				join = append(join, s.scheme()+m.advertised().Client)
 			}
 		}
 		if len(join) == 0 {
@@ -70,11 +73,19 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		if err := generate(ctx, s.Bin, s.Data, sellers); err != nil {
 			return err
 		}
+		if s.secure() {
+			// A certificate of the run's CA (kept if the keys directory has one for this name).
+			files, err := ensureKeys(keySpec{Dir: s.keys(), Alliances: []string{*alliance}, Machines: []string{name}, Hosts: defaultHosts})
+			if err != nil {
+				return err
+			}
+			writeKeyFiles(out, files)
+		}
 		addrs, err := freeAddrs(6, s.takenAddrs())
 		if err != nil {
 			return err
 		}
-		p = Proc{Name: name, Kind: kindAirline, Alliance: *alliance, Sellers: slices.Clone(sellers),
+		p = Proc{Name: name, Kind: kindAirline, Alliance: *alliance, Sellers: slices.Clone(sellers), TLS: s.secure(),
 			Ports: Ports{Listen: addrs[0], Peer: addrs[1], Client: addrs[2]},
 			Log:   filepath.Join(s.Dir, "logs", name+".log")}
 		if s.proxyd() != nil {
@@ -89,6 +100,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		s.Procs = append(s.Procs, p)
+		cur = *s
 		return nil
 	})
 	if err != nil {
@@ -99,7 +111,11 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 	if *wait <= 0 {
 		return nil
 	}
-	took, err := waitJoined(ctx, p, *wait)
+	c, err := cur.client(2 * time.Second)
+	if err != nil {
+		return err
+	}
+	took, err := waitJoined(ctx, c, p, *wait)
 	if err != nil {
 		return err
 	}
@@ -114,11 +130,10 @@ type joined struct {
 }
 
 // waitJoined polls p's /status until it has finished joining and its view names it.
-func waitJoined(ctx context.Context, p Proc, timeout time.Duration) (joined, error) {
+func waitJoined(ctx context.Context, c *http.Client, p Proc, timeout time.Duration) (joined, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := newHTTPClient(2 * time.Second)
 	var last error
 	for {
 		var doc statusDoc

@@ -3,14 +3,21 @@
 // whose state.json records every process it started (name, pid, command line, ports, log).
 //
 // It speaks only the external contract of API.md (command lines, REST, GET /status, CSV files),
-// so it imports nothing from the module. It must never signal a process it did not start: every
-// signal goes to a pid from state.json, and only while that pid's command line is still the one
-// recorded. It builds nothing: the binaries come from --bin (default bin/, see `make build`).
+// so it imports nothing from the module but internal/freeport (ports) and internal/pki (keys).
+// It must never signal a process it did not start: every signal goes to a pid from state.json,
+// and only while that pid's command line is still the one recorded. It builds nothing: the
+// binaries come from --bin (default bin/, see `make build`).
 //
 // By default the machines reach each other and the search server only through proxies run by
 // one proxy daemon it starts (the hidden `proxyd` command: toxiproxy in-process, behind gates that
 // know which process opened each connection), which is what `partition` and `heal` act on. The
 // operator's own traffic (status, load) goes to the processes directly.
+//
+// By default a run is locked down with the keys of DIR/keys (the `keys` command makes them, and
+// `up` makes what is missing): every server speaks HTTPS with a certificate of their CA and
+// wants one from its callers (the search server's REST clients excepted), a token per alliance
+// guards its machines and its registrations, and alliancectl presents its own certificate.
+// Secrets reach the processes as file names only. `--insecure` runs everything open over HTTP.
 //
 // Run `alliancectl help` for the commands; scripts/README.md has the walk-through.
 package main

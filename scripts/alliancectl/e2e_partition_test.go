@@ -14,7 +14,10 @@ import (
 // viewsOf returns, for each named machine that answers /status, the machines in its view.
 func viewsOf(t *testing.T, s *State, names []string) map[string][]string {
 	t.Helper()
-	c := newHTTPClient(2 * time.Second)
+	c, err := s.client(2 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string][]string{}
 	for _, n := range names {
 		p, err := s.proc(n)
@@ -56,12 +59,9 @@ func TestEndToEndPartitionHeal(t *testing.T) {
 	if _, ok := procs[proxydName]; !ok {
 		t.Fatalf("up did not record a proxy daemon: %v", procs)
 	}
-	s, err := loadState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, c := runClient(t, dir, 5*time.Second)
 	var doc statusDoc
-	if err := getJSON(context.Background(), newHTTPClient(5*time.Second), procs["m1"].URL()+"/status", &doc); err != nil {
+	if err := getJSON(context.Background(), c, procs["m1"].URL()+"/status", &doc); err != nil {
 		t.Fatal(err)
 	}
 	victim := "m2"
@@ -122,7 +122,6 @@ func TestEndToEndPartitionHeal(t *testing.T) {
 	healed := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := newHTTPClient(2 * time.Second)
 	vp, _ := s.proc(victim)
 	for {
 		// Its own view went stale during the partition, so settled alone could pass on it; it

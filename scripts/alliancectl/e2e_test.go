@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,8 +87,6 @@ func alive(pid int) bool {
 	return i > 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
-
 // killLeftovers SIGKILLs whatever a failed test left running, by the recorded pids only, and
 // keeps the processes' logs of a failed test where its temporary directory will not take them.
 func killLeftovers(t *testing.T, dir string) {
@@ -122,17 +121,28 @@ func assertAllGone(t *testing.T, procs map[string]Proc) {
 	}
 }
 
-// completeSearch runs the recorded showcase query through the search server and fails unless
-// the answer is complete with trips.
-func completeSearch(t *testing.T, dir string) {
+// runClient is the run's state and an HTTP client for its servers, as alliancectl's own.
+func runClient(t *testing.T, dir string, timeout time.Duration) (*State, *http.Client) {
 	t.Helper()
 	s, err := loadState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c, err := s.client(timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+// completeSearch runs the recorded showcase query through the search server and fails unless
+// the answer is complete with trips.
+func completeSearch(t *testing.T, dir string) {
+	t.Helper()
+	s, c := runClient(t, dir, 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	a, err := search(ctx, newHTTPClient(10*time.Second), s.Search, s.Query)
+	a, err := search(ctx, c, s.Search, s.Query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +151,9 @@ func completeSearch(t *testing.T, dir string) {
 	}
 }
 
+// The default run is locked down (keys made in DIR/keys, TLS and tokens everywhere): it
+// answers, its printed commands work, strangers get nothing, no token shows, and a machine
+// added later runs as securely as the first ones.
 func TestEndToEndUpStatusKillLoadRestartDown(t *testing.T) {
 	bin := buildAll(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -148,8 +161,11 @@ func TestEndToEndUpStatusKillLoadRestartDown(t *testing.T) {
 	searchAddr := freePort(t)
 
 	out := ctl(t, bin, dir, "up", "3", "--bin", bin, "--search", searchAddr, "--per-day", "10")
-	for _, want := range []string{"answers complete", "flights search --server http://" + searchAddr,
-		"curl 'http://" + searchAddr + "/Services/FlightsSearch/flight?", "etcdctl --endpoints", "/status"} {
+	keys := keyDir(filepath.Join(dir, "keys"))
+	for _, want := range []string{"keys: made", "answers complete", "Locked down",
+		"flights search --server https://" + searchAddr + " --ca " + keys.caCert(),
+		"curl --cacert " + keys.caCert() + " 'https://" + searchAddr + "/Services/FlightsSearch/flight?",
+		"etcdctl --endpoints https://", "--cert " + keys.cert(ctlName), "/status"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("up's output lacks %q", want)
 		}
@@ -159,13 +175,16 @@ func TestEndToEndUpStatusKillLoadRestartDown(t *testing.T) {
 	if len(procs) != 5 {
 		t.Fatalf("state.json records %d processes, want search, the proxy daemon and 3 machines", len(procs))
 	}
+	s, c := runClient(t, dir, 5*time.Second)
+	checkLockedDown(t, s)
+	runHints(t, out)
 
 	st := ctl(t, bin, dir, "status")
 	if !strings.Contains(st, "agree)") || !strings.Contains(st, "3 of 3 answering machines see a leader") {
 		t.Fatalf("status does not show an agreed delegate and quorum:\n%s", st)
 	}
 	var doc statusDoc
-	if err := getJSON(context.Background(), newHTTPClient(5*time.Second), procs["m1"].URL()+"/status", &doc); err != nil {
+	if err := getJSON(context.Background(), c, procs["m1"].URL()+"/status", &doc); err != nil {
 		t.Fatal(err)
 	}
 	victim := "m2"
@@ -193,6 +212,23 @@ func TestEndToEndUpStatusKillLoadRestartDown(t *testing.T) {
 		t.Fatalf("restart: pid %d (was %d), alive %v", restarted.Pid, procs[victim].Pid, alive(restarted.Pid))
 	}
 	procs[victim+"-restarted"] = restarted
+	completeSearch(t, dir)
+
+	// A machine added later gets a certificate of the same CA and its alliance's token file.
+	add := ctl(t, bin, dir, "add", "m4", "--seller", "ZZ")
+	if !strings.Contains(add, "wrote "+keys.cert("m4")) || !strings.Contains(add, "in the alliance's view") {
+		t.Fatalf("add did not make m4's certificate and wait for it:\n%s", add)
+	}
+	m4 := recordedPids(t, dir)["m4"]
+	procs["m4"] = m4
+	line := strings.Join(m4.Args, " ")
+	for _, want := range []string{"--token-file " + keys.token("star"), "--tls-cert " + keys.cert("m4"), "--join https://"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("m4's command line lacks %q: %s", want, line)
+		}
+	}
+	checkNoSecrets(t, dir, out, add)
+	ctl(t, bin, dir, "leave", "m4")
 	completeSearch(t, dir)
 
 	down := ctl(t, bin, dir, "down")
@@ -253,13 +289,15 @@ func TestEndToEndRunStopsEverythingOnInterrupt(t *testing.T) {
 		t.Fatalf("run started %d processes, want search, the proxy daemon and 2×2 machines", len(procs))
 	}
 	completeSearch(t, dir)
+	s, c := runClient(t, dir, 5*time.Second)
 	var regs registrations
-	if err := getJSON(context.Background(), newHTTPClient(5*time.Second), "http://"+searchAddr+"/Services/FlightsSearchReg/", &regs); err != nil {
+	if err := getJSON(context.Background(), c, s.Search+"/Services/FlightsSearchReg/", &regs); err != nil {
 		t.Fatal(err)
 	}
 	if len(regs.Registrations) != 2 {
 		t.Fatalf("registrations %+v, want both alliances", regs.Registrations)
 	}
+	checkNoSecrets(t, dir, log.String())
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -145,7 +146,11 @@ func cmdRestart(ctx context.Context, args []string, out io.Writer) error {
 	if wait <= 0 {
 		return nil
 	}
-	took, err := waitHealthy(ctx, np, wait)
+	c, err := s.client(2 * time.Second)
+	if err != nil {
+		return err
+	}
+	took, err := waitHealthy(ctx, c, np, wait)
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func cmdRestart(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // waitHealthy polls p's /healthz (the search server's registrations list) until it answers 200.
-func waitHealthy(ctx context.Context, p Proc, timeout time.Duration) (time.Duration, error) {
+func waitHealthy(ctx context.Context, c *http.Client, p Proc, timeout time.Duration) (time.Duration, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -162,7 +167,6 @@ func waitHealthy(ctx context.Context, p Proc, timeout time.Duration) (time.Durat
 	if p.Kind == kindSearch {
 		url = p.URL() + "/Services/FlightsSearchReg/"
 	}
-	c := newHTTPClient(2 * time.Second)
 	for {
 		var v any
 		err := getJSON(ctx, c, url, &v)

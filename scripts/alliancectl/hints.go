@@ -19,7 +19,7 @@ func printHints(out io.Writer, s *State, foreground bool) {
 	q := s.Query
 	var eps []string
 	for _, m := range s.machines(s.Alliances[0].Name) {
-		eps = append(eps, "http://"+m.Ports.Client)
+		eps = append(eps, s.scheme()+m.Ports.Client)
 	}
 	fmt.Fprintf(out, "\nflightalliance is up: search server %s", s.Search)
 	for _, a := range s.Alliances {
@@ -29,15 +29,23 @@ func printHints(out io.Writer, s *State, foreground bool) {
 		}
 		fmt.Fprintf(out, "; alliance %s: %s", a.Name, strings.Join(names, " "))
 	}
-	fmt.Fprintf(out, "\n\nSearch (the flights client, then the REST equivalent):\n")
-	fmt.Fprintf(out, "  %s search --server %s --from %s --to %s --date %s\n", flights, s.Search, q.Src, q.Dst, q.Date)
-	fmt.Fprintf(out, "  curl '%s'\n", searchURL(s.Search, q))
+	fmt.Fprintln(out)
+	if s.secure() {
+		fmt.Fprintf(out, "Locked down with the keys in %s: HTTPS everywhere with certificates of its CA (ca.crt), a token per\n"+
+			"alliance guarding its machines (read from a file, never on a command line), registrations trusted\n"+
+			"only with those tokens. up and run with --insecure run open over plain HTTP.\n", relPath(s.Keys))
+	} else {
+		fmt.Fprintf(out, "Running OPEN (--insecure): plain HTTP, no tokens; anyone who can reach a port can use it.\n")
+	}
+	fmt.Fprintf(out, "\nSearch (the flights client, then the REST equivalent):\n")
+	fmt.Fprintf(out, "  %s search --server %s%s --from %s --to %s --date %s\n", flights, s.Search, s.flightsTLS(), q.Src, q.Dst, q.Date)
+	fmt.Fprintf(out, "  curl %s'%s'\n", s.curlTLS(false), searchURL(s.Search, q))
 	fmt.Fprintf(out, "\nThe coordination tree of alliance %s (etcdctl is optional, not needed to run;\n"+
 		"  go install go.etcd.io/etcd/etcdctl/v3@v3.7.3 installs it):\n", s.Alliances[0].Name)
-	fmt.Fprintf(out, "  etcdctl --endpoints %s get --prefix /alliances/\n", strings.Join(eps, ","))
+	fmt.Fprintf(out, "  etcdctl --endpoints %s%s get --prefix /alliances/\n", strings.Join(eps, ","), s.etcdctlTLS())
 	fmt.Fprintf(out, "\nStatus of each machine (JSON):\n")
 	for _, m := range s.machines("") {
-		fmt.Fprintf(out, "  %-4s %s/status\n", m.Name, m.URL())
+		fmt.Fprintf(out, "  %-4s curl %s%s/status\n", m.Name, s.curlTLS(true), m.URL())
 	}
 	m2 := s.machines("")[0].Name
 	if ms := s.machines(""); len(ms) > 1 {

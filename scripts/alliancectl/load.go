@@ -41,7 +41,13 @@ func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "load: %v searches/s for %v against %s, over %d routes of the generated data\n", *rate, *dur, s.Search, len(qs))
-	rs := runLoad(ctx, loadPlan{base: s.Search, queries: qs, rate: *rate, dur: *dur, timeout: *timeout, seed: *seed})
+	t, err := s.transport()
+	if err != nil {
+		return err
+	}
+	t.MaxIdleConnsPerHost = 256
+	rs := runLoad(ctx, loadPlan{base: s.Search, queries: qs, rate: *rate, dur: *dur, seed: *seed,
+		client: &http.Client{Timeout: *timeout, Transport: t}})
 	sum := summarize(rs)
 	sum.write(out)
 	if ctx.Err() != nil {
@@ -58,14 +64,14 @@ type loadPlan struct {
 	queries []Query
 	rate    float64
 	dur     time.Duration
-	timeout time.Duration
 	seed    uint64
+	client  *http.Client // with each search's deadline
 }
 
 // runLoad sends searches at a fixed rate for the plan's duration, each in its own goroutine so a
 // slow answer never delays the next search, and returns every result once all have answered.
 func runLoad(ctx context.Context, pl loadPlan) []result {
-	c := &http.Client{Timeout: pl.timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	c := pl.client
 	defer c.CloseIdleConnections()
 	rng := rand.New(rand.NewPCG(pl.seed, 0x10ad))
 	interval := time.Duration(float64(time.Second) / pl.rate)

@@ -22,9 +22,13 @@ const (
 
 const usage = `usage: alliancectl <command> [flags]     (every command takes --help; --dir DIR, default var/run)
 
-  up N [--alliances K] [--sellers-per-machine S] [--search 127.0.0.1:8080]
+  keys [--out DIR] [--alliances star,oneworld] [--machines N] [--hosts 127.0.0.1,localhost] [--force]
+                         make a CA, a certificate per machine, the search server and alliancectl,
+                         a token per alliance and the search server's trust file (default DIR/keys)
+  up N [--alliances K] [--sellers-per-machine S] [--search 127.0.0.1:8080] [--insecure]
                          start a search server and K alliances of N machines, wait until a search
-                         answers complete, print what to try, and exit (processes keep running)
+                         answers complete, print what to try, and exit (processes keep running);
+                         HTTPS and tokens with the keys of DIR/keys (made when missing) unless --insecure
   run                    up 3 in the foreground; Ctrl-C or SIGTERM stops every process (make run)
   down                   stop every recorded process: SIGTERM, SIGKILL after --timeout
   status                 processes, delegate, who holds which seller, quorum (from GET /status)
@@ -43,6 +47,7 @@ type command func(ctx context.Context, args []string, out io.Writer) error
 
 func commands() map[string]command {
 	return map[string]command{
+		"keys":      cmdKeys,
 		"up":        cmdUp,
 		"run":       cmdRun,
 		"down":      cmdDown,

@@ -240,7 +240,7 @@ func TestProcAddrMatchesTheKernelsNotation(t *testing.T) {
 func TestProxydAnswersHealthz(t *testing.T) {
 	_, s := daemonUnderTest(t, func(map[string]bool) []int { return nil })
 	// restart waits for /healthz of whatever it restarted, the proxy daemon included.
-	if _, err := waitHealthy(context.Background(), *s.proxyd(), 5*time.Second); err != nil {
+	if _, err := waitHealthy(context.Background(), newHTTPClient(2*time.Second), *s.proxyd(), 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
 }

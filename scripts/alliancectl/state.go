@@ -29,6 +29,7 @@ type State struct {
 	Query     Query      `json:"query"`                   // a query that has trips, for readiness and hints
 	LogLevel  string     `json:"log_level"`               // --log-level of every server
 	Extra     []string   `json:"airline_flags,omitempty"` // extra flags of every airline server
+	Keys      string     `json:"keys,omitempty"`          // absolute keys directory; "" for an open run (--insecure)
 	Created   time.Time  `json:"created_at"`              // when `up` ran
 }
 
@@ -53,6 +54,7 @@ type Proc struct {
 	Advertise *Ports    `json:"advertise,omitempty"`
 	Log       string    `json:"log"`
 	Started   time.Time `json:"started_at"`
+	TLS       bool      `json:"tls,omitempty"` // it serves HTTPS
 }
 
 // Process kinds.
@@ -73,7 +75,12 @@ type Ports struct {
 }
 
 // URL is the process's HTTP base URL.
-func (p Proc) URL() string { return "http://" + p.Ports.Listen }
+func (p Proc) URL() string {
+	if p.TLS {
+		return "https://" + p.Ports.Listen
+	}
+	return "http://" + p.Ports.Listen
+}
 
 // DataSpec is how `flights generate` made the CSV files; `add` reuses it for new sellers.
 type DataSpec struct {
@@ -153,7 +160,7 @@ func (s *State) proxyd() *Proc {
 func (s *State) searchForMachines() string {
 	for _, p := range s.Procs {
 		if p.Kind == kindSearch && p.Advertise != nil {
-			return "http://" + p.Advertise.Listen
+			return s.scheme() + p.Advertise.Listen
 		}
 	}
 	return s.Search

@@ -62,8 +62,7 @@ func cmdStatus(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	writeStatus(ctx, out, s)
-	return nil
+	return writeStatus(ctx, out, s)
 }
 
 // machineStatus is one machine's process state and, if it answered, its /status.
@@ -75,8 +74,11 @@ type machineStatus struct {
 }
 
 // writeStatus asks every process of s how it is and writes the answer for a human.
-func writeStatus(ctx context.Context, out io.Writer, s *State) {
-	c := newHTTPClient(2 * time.Second)
+func writeStatus(ctx context.Context, out io.Writer, s *State) error {
+	c, err := s.client(2 * time.Second)
+	if err != nil {
+		return err
+	}
 	ms := s.machines("")
 	got := make([]machineStatus, len(ms))
 	var wg sync.WaitGroup
@@ -126,6 +128,7 @@ func writeStatus(ctx context.Context, out io.Writer, s *State) {
 		}
 		writeAlliance(out, a.Name, mine, network)
 	}
+	return nil
 }
 
 // writeProxies writes the proxy daemon's line and returns each machine's network state for

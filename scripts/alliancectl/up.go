@@ -27,6 +27,8 @@ type upConfig struct {
 	LogLevel  string
 	Airline   []string // extra airline flags, passed through
 	Proxies   bool     // every machine behind proxies of a proxy daemon (partition, heal)
+	Insecure  bool     // no keys: plain HTTP, no tokens
+	Keys      string   // keys directory (alliancectl keys), made or completed when needed
 }
 
 // upFlags registers the flags `up` and `run` share.
@@ -42,6 +44,8 @@ func upFlags(fs *flag.FlagSet, cfg *upConfig) *string {
 	fs.DurationVar(&cfg.Wait, "wait", 2*time.Minute, "how long to wait for a complete search answer")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level of the airline and search servers")
 	fs.BoolVar(&cfg.Proxies, "proxies", true, "put every machine behind proxies (one proxy daemon), which partition and heal need; --proxies=false: direct")
+	fs.BoolVar(&cfg.Insecure, "insecure", false, "run everything open over plain HTTP: no TLS, no tokens, no keys")
+	fs.StringVar(&cfg.Keys, "keys", "", "keys directory (alliancectl keys); what is missing is made there (default DIR/keys of --dir)")
 	fs.Func("airline-flag", "extra flag for every airline server, e.g. --airline-flag=--session-ttl=5s (repeatable)",
 		func(v string) error { cfg.Airline = append(cfg.Airline, v); return nil })
 	return bin
@@ -56,6 +60,17 @@ func (cfg *upConfig) validate(dir, bin string) error {
 		return err
 	}
 	cfg.Data.Dir = filepath.Join(cfg.Dir, "data")
+	switch {
+	case cfg.Insecure && cfg.Keys != "":
+		return usagef("--keys: an --insecure run uses no keys")
+	case cfg.Insecure:
+	case cfg.Keys == "":
+		cfg.Keys = filepath.Join(cfg.Dir, "keys")
+	default:
+		if cfg.Keys, err = absDir("--keys", cfg.Keys); err != nil {
+			return err
+		}
+	}
 	switch {
 	case cfg.Machines < 1 || cfg.Machines > 50:
 		return usagef("N: %d machines, want 1 to 50", cfg.Machines)
@@ -119,6 +134,15 @@ func cmdUp(ctx context.Context, args []string, out io.Writer) error {
 func up(ctx context.Context, cfg upConfig, out io.Writer) (*State, error) {
 	if err := prepareDir(ctx, cfg.Dir, out); err != nil {
 		return nil, err
+	}
+	if !cfg.Insecure {
+		var alliances []string
+		for i := range cfg.Alliances {
+			alliances = append(alliances, allianceName(i))
+		}
+		if err := runKeys(keyDir(cfg.Keys), alliances, machineNames(cfg.Machines*cfg.Alliances), out); err != nil {
+			return nil, err
+		}
 	}
 	s, err := plan(ctx, cfg)
 	if err != nil {
@@ -226,12 +250,16 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		return nil, err
 	}
 	apiAddr, searchProxy, addrs := addrs[0], addrs[1], addrs[2:]
-	s := &State{Dir: cfg.Dir, Bin: cfg.Bin, Data: cfg.Data, Search: "http://" + searchAddr, Created: time.Now(),
-		LogLevel: cfg.LogLevel, Extra: cfg.Airline}
+	s := &State{Dir: cfg.Dir, Bin: cfg.Bin, Data: cfg.Data, Created: time.Now(), LogLevel: cfg.LogLevel, Extra: cfg.Airline}
+	if !cfg.Insecure {
+		s.Keys = cfg.Keys
+	}
+	s.Search = s.scheme() + searchAddr
 	s.Procs = append(s.Procs, Proc{
-		Name: "search", Kind: kindSearch, Ports: Ports{Listen: searchAddr},
-		Args: []string{filepath.Join(cfg.Bin, "search"), "--listen", searchAddr, "--log-level", cfg.LogLevel},
-		Log:  filepath.Join(cfg.Dir, "logs", "search.log"),
+		Name: "search", Kind: kindSearch, Ports: Ports{Listen: searchAddr}, TLS: s.secure(),
+		Args: append([]string{filepath.Join(cfg.Bin, "search"), "--listen", searchAddr, "--log-level", cfg.LogLevel},
+			s.searchSecurity()...),
+		Log: filepath.Join(cfg.Dir, "logs", "search.log"),
 	})
 	if cfg.Proxies {
 		// The machines reach the search server through a proxy too, so that a partitioned
@@ -255,7 +283,7 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		for j := range cfg.Machines {
 			n++
 			at := addrs[perMachine*(n-1):]
-			m := Proc{Name: "m" + strconv.Itoa(n), Kind: kindAirline, Alliance: a.Name,
+			m := Proc{Name: "m" + strconv.Itoa(n), Kind: kindAirline, Alliance: a.Name, TLS: s.secure(),
 				Ports: Ports{Listen: at[0], Peer: at[1], Client: at[2]}}
 			if cfg.Proxies {
 				m.Advertise = &Ports{Listen: at[3], Peer: at[4], Client: at[5]}
@@ -263,7 +291,7 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 			for k := range cfg.PerMach {
 				m.Sellers = append(m.Sellers, sellerCode(i, j*cfg.PerMach+k, cfg.Alliances))
 			}
-			peers = append(peers, m.Name+"=http://"+m.advertised().Peer)
+			peers = append(peers, m.Name+"="+s.scheme()+m.advertised().Peer)
 			machines = append(machines, m)
 		}
 		a.Peers = strings.Join(peers, ",")
@@ -285,7 +313,8 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 	return s, nil
 }
 
-// airlineArgs is a machine's command line without --peers or --join.
+// airlineArgs is a machine's command line without --peers or --join: up and add both build it
+// here, so a machine added later runs as securely as the first ones.
 func airlineArgs(s *State, m Proc) []string {
 	args := []string{filepath.Join(s.Bin, "airline"), "--name", m.Name, "--alliance", m.Alliance}
 	for _, code := range m.Sellers {
@@ -294,8 +323,9 @@ func airlineArgs(s *State, m Proc) []string {
 	args = append(args, "--listen", m.Ports.Listen, "--peer-listen", m.Ports.Peer, "--client-listen", m.Ports.Client,
 		"--search", s.searchForMachines(), "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
 	if a := m.Advertise; a != nil {
-		args = append(args, "--advertise-url", "http://"+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
+		args = append(args, "--advertise-url", s.scheme()+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
 	}
+	args = append(args, s.airlineSecurity(m)...)
 	return append(args, s.Extra...)
 }
 
@@ -314,7 +344,10 @@ func waitReady(ctx context.Context, s *State, timeout time.Duration) (time.Durat
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := newHTTPClient(5 * time.Second)
+	c, err := s.client(5 * time.Second)
+	if err != nil {
+		return 0, err
+	}
 	names := make([]string, len(s.Alliances))
 	for i, a := range s.Alliances {
 		names[i] = a.Name
