@@ -30,10 +30,12 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $$($(GO) list ./... | grep -v /integration)
 	$(GO) test -run '^$$' -bench . -benchtime=1x ./integration/
 
-# Builds, generates sample data, starts a search server on 127.0.0.1:8080 and a 3-machine
-# alliance, waits until a search answers complete, prints what to try. Ctrl-C stops it all.
+# Builds, generates sample data, starts a search server on https://127.0.0.1:8080 and a
+# 3-machine alliance, waits until a search answers complete, prints what to try. Ctrl-C stops it
+# all. Locked down by default: TLS and a token per alliance, with the keys `alliancectl keys`
+# makes in var/run/keys (reused when there). `make run RUN_FLAGS=--insecure` runs open over HTTP.
 run: build
-	$(BIN)/alliancectl run --bin $(BIN)
+	$(BIN)/alliancectl run --bin $(BIN) $(RUN_FLAGS)
 
 # A long chaos run: random kill/restart/pause/partition of a 5-machine alliance under steady
 # search load for $(CHAOS), then heal and check; then $(CHAOS) of bookings by concurrent clients
