@@ -11,11 +11,14 @@ CHAOS ?= 5m
 build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
 
-# Node.js and npm run the third-party SOAP client tests (their npm packages come from npm ci, in
-# the tests); Debian's packages are installed when they are missing.
+# Node.js and npm run the third-party SOAP client tests and the web console's browser test (their
+# npm packages come from npm ci, in the tests); the browser is Debian's chromium. Debian's
+# packages are installed when they are missing.
 deps:
 	@command -v node >/dev/null && command -v npm >/dev/null || \
 		{ echo "installing Node.js and npm (apt-get)"; apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	@test -x /usr/bin/chromium || \
+		{ echo "installing Chromium (apt-get)"; apt-get update -qq && apt-get install -y -qq chromium; }
 
 test: build deps
 	$(GO) test $(TEST_FLAGS) ./...

@@ -37,6 +37,9 @@ type Config struct {
 	// that verify them and the certificate presented to them. Nil means the system's roots and
 	// no certificate.
 	DelegateTLS *tls.Config
+	// ConsoleClient is the web console's client of the machines' GET /status and /healthz
+	// (every call bounded by the console's own deadlines). Nil means one with DelegateTLS.
+	ConsoleClient *http.Client
 }
 
 // Server is the search server. Create it with New; it is safe for concurrent use.
@@ -118,6 +121,9 @@ func (s *Server) routes() http.Handler {
 	r.Get("/Services/FlightsSearchReg/", s.handleList)
 	r.Get("/Services/FlightsSearchReg", s.handleList)
 	r.Get("/openapi.json", handleOpenAPI)
+	r.Get("/", handleConsolePage)
+	r.Get("/console/{file}", handleConsoleAsset)
+	r.Get(alliancesPath, s.handleAlliances())
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
