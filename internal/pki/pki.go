@@ -66,6 +66,36 @@ func NewCA(name string) (*CA, error) {
 	return &CA{Cert: cert, CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), key: key, KeyPEM: keyPEM}, nil
 }
 
+// LoadCA reads a CA back from the PEM files NewCA's certificate and key were written to.
+func LoadCA(certPEM, keyPEM []byte) (*CA, error) {
+	cb, _ := pem.Decode(certPEM)
+	if cb == nil || cb.Type != "CERTIFICATE" {
+		return nil, fmt.Errorf("CA certificate: no PEM certificate")
+	}
+	cert, err := x509.ParseCertificate(cb.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("CA certificate: %w", err)
+	}
+	kb, _ := pem.Decode(keyPEM)
+	if kb == nil {
+		return nil, fmt.Errorf("CA key: no PEM block")
+	}
+	parsed, err := x509.ParsePKCS8PrivateKey(kb.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("CA key: %w", err)
+	}
+	key, ok := parsed.(*ecdsa.PrivateKey)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("CA key: %T, want an ECDSA key", parsed)
+	case !cert.IsCA:
+		return nil, fmt.Errorf("CA certificate: %q is not a CA", cert.Subject.CommonName)
+	case !key.PublicKey.Equal(cert.PublicKey):
+		return nil, fmt.Errorf("CA key: does not match the certificate")
+	}
+	return &CA{Cert: cert, CertPEM: certPEM, key: key, KeyPEM: keyPEM}, nil
+}
+
 // Issue signs a certificate for name, valid for server and client authentication, with hosts
 // (IP addresses or DNS names) as its subject alternative names.
 func (ca *CA) Issue(name string, hosts ...string) (Pair, error) {
@@ -80,6 +110,9 @@ func (ca *CA) Issue(name string, hosts ...string) (Pair, error) {
 		NotAfter:     time.Now().Add(validity),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+	}
+	if tmpl.NotAfter.After(ca.Cert.NotAfter) {
+		tmpl.NotAfter = ca.Cert.NotAfter // a certificate outliving its CA would not verify anyway
 	}
 	for _, h := range hosts {
 		if ip := net.ParseIP(h); ip != nil {

@@ -129,3 +129,49 @@ func TestFilesCheck(t *testing.T) {
 		t.Error("a complete or empty configuration refused")
 	}
 }
+
+func TestLoadCA(t *testing.T) {
+	ca, err := NewCA("test CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadCA(ca.CertPEM, ca.KeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := back.Issue("m9", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cert, key, err := pair.Write(dir, "m9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(caFile, ca.CertPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m9 := Files{CertFile: cert, KeyFile: key, CAFile: caFile}
+	server, err := m9.Server(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := files(t, ca, "m1").Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handshake(t, server, client); err != nil {
+		t.Errorf("a certificate of the loaded CA: %v", err)
+	}
+	other, _ := NewCA("other")
+	for name, keyPEM := range map[string][]byte{"another CA's key": other.KeyPEM, "no key": nil, "a certificate as key": ca.CertPEM} {
+		if _, err := LoadCA(ca.CertPEM, keyPEM); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	leaf, _ := ca.Issue("leaf")
+	if _, err := LoadCA(leaf.CertPEM, leaf.KeyPEM); err == nil {
+		t.Error("a leaf certificate loaded as a CA")
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"flightalliance/internal/pki"
 )
@@ -23,7 +22,6 @@ const (
 	ctlName    = "alliancectl" // alliancectl's own, a client certificate for status, load, etcdctl
 	trustName  = "trust"       // the search server's --trust file: "<alliance> <token>" lines
 	caSubject  = "flightalliance local CA"
-	certLife   = 2 * 365 * 24 * time.Hour // as internal/pki's
 )
 
 // defaultHosts are the subject alternative names of a local deployment's certificates: every
