@@ -214,6 +214,13 @@ func TestWebConsoleOverTLS(t *testing.T) {
 		if !slices.Equal(names, []string{"m1", "m2"}) || !strings.HasPrefix(al.Machines[0].URL, "https://") {
 			return fmt.Errorf("machines %+v", al.Machines)
 		}
+		// The etcd part is read from /status's member field: it breaks if that field's shape does.
+		if al.Etcd == nil || !al.Etcd.Quorum || al.Etcd.Leader == "" || !slices.Equal(al.Etcd.Voters, []string{"m1", "m2"}) {
+			return fmt.Errorf("etcd %+v, want a quorum, a leader and voters m1 and m2", al.Etcd)
+		}
+		if al.Round == nil || al.Round.ID == 0 || al.Delegate != "m1" {
+			return fmt.Errorf("round %+v, delegate %q", al.Round, al.Delegate)
+		}
 		return nil
 	})
 }
