@@ -12,14 +12,10 @@ import (
 // times faster, since a search answer can be thousands of trips. answer_json_test.go holds it
 // to that, and fails when a field is added to one of the answer's types and not here.
 func (a *Answer) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"query":`...)
-	dst = a.Query.appendJSON(dst)
-	dst = append(dst, `,"total":`...)
-	dst = strconv.AppendInt(dst, int64(a.Total), 10)
-	dst = append(dst, `,"trips":`...)
-	if a.Trips == nil {
-		dst = append(dst, "null"...)
-	} else {
+	return a.appendJSON(dst, func(dst []byte) []byte {
+		if a.Trips == nil {
+			return append(dst, "null"...)
+		}
 		dst = append(dst, '[')
 		for i := range a.Trips {
 			if i > 0 {
@@ -27,8 +23,18 @@ func (a *Answer) AppendJSON(dst []byte) []byte {
 			}
 			dst = a.Trips[i].appendJSON(dst)
 		}
-		dst = append(dst, ']')
-	}
+		return append(dst, ']')
+	})
+}
+
+// appendJSON appends the answer's JSON, its trips written by trips.
+func (a *Answer) appendJSON(dst []byte, trips func([]byte) []byte) []byte {
+	dst = append(dst, `{"query":`...)
+	dst = a.Query.appendJSON(dst)
+	dst = append(dst, `,"total":`...)
+	dst = strconv.AppendInt(dst, int64(a.Total), 10)
+	dst = append(dst, `,"trips":`...)
+	dst = trips(dst)
 	dst = append(dst, `,"complete":`...)
 	dst = strconv.AppendBool(dst, a.Complete)
 	dst = append(dst, `,"alliances":`...)
@@ -98,24 +104,28 @@ func (t *Trip) appendJSON(dst []byte) []byte {
 }
 
 func (l *Leg) appendJSON(dst []byte) []byte {
+	return appendLegJSON(dst, l.Flight, l.Seller, l.Alliance, l.Src, l.Dst, l.Departure, l.Arrival, l.Price, l.Seats)
+}
+
+func appendLegJSON(dst []byte, flight, seller, alliance, src, dstAirport, departure, arrival, price string, seats int) []byte {
 	dst = append(dst, `{"flight":`...)
-	dst = appendString(dst, l.Flight)
+	dst = appendString(dst, flight)
 	dst = append(dst, `,"seller":`...)
-	dst = appendString(dst, l.Seller)
+	dst = appendString(dst, seller)
 	dst = append(dst, `,"alliance":`...)
-	dst = appendString(dst, l.Alliance)
+	dst = appendString(dst, alliance)
 	dst = append(dst, `,"src":`...)
-	dst = appendString(dst, l.Src)
+	dst = appendString(dst, src)
 	dst = append(dst, `,"dst":`...)
-	dst = appendString(dst, l.Dst)
+	dst = appendString(dst, dstAirport)
 	dst = append(dst, `,"departure":`...)
-	dst = appendString(dst, l.Departure)
+	dst = appendString(dst, departure)
 	dst = append(dst, `,"arrival":`...)
-	dst = appendString(dst, l.Arrival)
+	dst = appendString(dst, arrival)
 	dst = append(dst, `,"price":`...)
-	dst = appendString(dst, l.Price)
+	dst = appendString(dst, price)
 	dst = append(dst, `,"seats":`...)
-	dst = strconv.AppendInt(dst, int64(l.Seats), 10)
+	dst = strconv.AppendInt(dst, int64(seats), 10)
 	return append(dst, '}')
 }
 
@@ -153,7 +163,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 // exactly its bytes (HTML-safe escapes, \ufffd for invalid UTF-8, escaped U+2028 and U+2029).
 func appendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !plain[s[i]] {
 			b, _ := json.Marshal(s) // a string always marshals
 			return append(dst, b...)
 		}
@@ -163,6 +173,14 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// plain are the bytes encoding/json writes as they are in a string.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // answerBuffers keeps encoded answers' buffers for reuse: an answer of a few thousand trips is a
 // megabyte, and allocating one per search is work for the garbage collector.
 var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
@@ -170,10 +188,10 @@ var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooledBuffer is the largest buffer kept for reuse; larger ones are left to the collector.
 const maxPooledBuffer = 8 << 20
 
-// writeAnswer writes a 200 search answer, as writeJSON would write it.
-func writeAnswer(w http.ResponseWriter, ans *Answer) {
+// writeAnswer writes a 200 search answer, as writeJSON would write Merge's answer.
+func writeAnswer(w http.ResponseWriter, m *merged) {
 	bp := answerBuffers.Get().(*[]byte)
-	b := ans.AppendJSON((*bp)[:0])
+	b := m.appendJSON((*bp)[:0])
 	b = append(b, '\n')
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

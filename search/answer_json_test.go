@@ -3,13 +3,17 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"flightalliance/soap"
 )
 
 // anyString draws strings that need no escaping, and strings that do: quotes, backslashes,
@@ -80,18 +84,66 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 }
 
 func TestAppendJSONOfARealAnswer(t *testing.T) {
-	a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(300)}, {Alliance: "sky", Err: errTest}})
+	answers := []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(300)}, {Alliance: "sky", Err: errTest}}
+	a := Merge(tlvJFK, answers)
 	want, _ := json.Marshal(a)
 	if got := a.AppendJSON(nil); !bytes.Equal(got, want) {
 		t.Fatalf("AppendJSON differs from json.Marshal:\n%s\n%s", got, want)
 	}
-	rec := httptest.NewRecorder()
-	writeAnswer(rec, &a)
-	again := httptest.NewRecorder()
-	writeJSON(again, http.StatusOK, a)
-	if !bytes.Equal(rec.Body.Bytes(), again.Body.Bytes()) || !reflect.DeepEqual(rec.Header(), again.Header()) || rec.Code != again.Code {
-		t.Fatalf("writeAnswer and writeJSON differ: %d %v vs %d %v", rec.Code, rec.Header(), again.Code, again.Header())
+	for range 2 { // the second time with a buffer of the pool
+		rec := httptest.NewRecorder()
+		m := merge(tlvJFK, answers)
+		writeAnswer(rec, &m)
+		again := httptest.NewRecorder()
+		writeJSON(again, http.StatusOK, a)
+		if !bytes.Equal(rec.Body.Bytes(), again.Body.Bytes()) || !reflect.DeepEqual(rec.Header(), again.Header()) || rec.Code != again.Code {
+			t.Fatalf("writeAnswer and writeJSON differ: %d %v vs %d %v", rec.Code, rec.Header(), again.Code, again.Header())
+		}
 	}
+}
+
+// TestTheSearchServersBytesAreMergesAnswer: what the search server writes straight from the
+// delegates' trips is, byte for byte, json.Marshal of Merge's answer — whatever the delegates
+// sent (prices written otherwise, strings that need escaping, trips the query drops) and
+// whatever the query's controls.
+func TestTheSearchServersBytesAreMergesAnswer(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		price := rapid.SampledFrom([]string{"100.00", "100", "99.5", "0.05", "007.10", "250.50"})
+		str := rapid.SampledFrom([]string{"LY", "UA", `L"Y`, "<b>", "é", "\xff"})
+		var answers []DelegateAnswer
+		for _, name := range []string{"sky", "star"} {
+			resp := &soap.GetTripsResponse{Complete: rapid.Bool().Draw(t, "complete"), Total: rapid.IntRange(0, 30).Draw(t, "total")}
+			for range rapid.IntRange(0, 6).Draw(t, "trips") {
+				var legs []soap.Leg
+				var cents int64
+				for range rapid.IntRange(1, 2).Draw(t, "legs") {
+					l := leg(rapid.SampledFrom([]string{"LY001", "UA002", "AF003"}).Draw(t, "flight"), "TLV", "JFK",
+						rapid.SampledFrom([]string{"06:00", "07:00"}).Draw(t, "dep"), rapid.SampledFrom([]string{"19:00", "20:00"}).Draw(t, "arr"),
+						price.Draw(t, "price"))
+					l.Seller, l.Src = str.Draw(t, "seller"), str.Draw(t, "src")
+					c, _ := parseCents(l.Price)
+					cents += c
+					legs = append(legs, l)
+				}
+				tripPrice := rapid.SampledFrom([]string{"", formatCents(cents), strconv.FormatInt(cents/100, 10) + "." + fmt.Sprint(cents%100/10) + fmt.Sprint(cents%10)}).Draw(t, "trip-price")
+				resp.Trips = append(resp.Trips, wireTrip(tripPrice, legs...))
+			}
+			answers = append(answers, DelegateAnswer{Alliance: name, Resp: resp})
+		}
+		q := tlvJFK
+		q.Sort = Order(rapid.IntRange(0, 3).Draw(t, "sort"))
+		q.Nonstop = rapid.Bool().Draw(t, "nonstop")
+		q.Limit = rapid.IntRange(0, 4).Draw(t, "limit")
+		q.Offset = rapid.IntRange(0, 4).Draw(t, "offset")
+		if rapid.Bool().Draw(t, "sellers") {
+			q.Sellers = []string{"LY", "UA"}
+		}
+		want, _ := json.Marshal(Merge(q, answers))
+		m := merge(q, answers)
+		if got := m.appendJSON(nil); !bytes.Equal(got, want) {
+			t.Fatalf("the search server writes\n%s\nMerge's answer is\n%s", got, want)
+		}
+	})
 }
 
 var errTest = jsonTestError("delegate <x> did not answer")

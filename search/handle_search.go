@@ -28,14 +28,14 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answers := s.fanOut(r.Context(), q, regs)
-	ans := Merge(q, answers)
-	for i, st := range ans.Alliances {
+	m := merge(q, answers)
+	for i, st := range m.ans.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
 		if st.Error != "" && answers[i].Err == nil {
 			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))
 		}
 	}
-	writeAnswer(w, &ans)
+	writeAnswer(w, &m)
 }
 
 // known returns every known registration, stale ones included, and lets go of the clients of

@@ -16,9 +16,12 @@ type DelegateAnswer struct {
 	Err      error
 }
 
-// trip is a validated trip with its sort keys decoded once.
+// trip is a validated trip of a delegate's answer with its sort keys decoded once. Its legs stay
+// the delegate's: the answer shows them stamped with the alliance's registration name and with
+// prices written as API.md writes them (see appendTripJSON and materialize).
 type trip struct {
-	Trip
+	w         *soap.Trip
+	alliance  string
 	cents     int64
 	departure time.Time // of the first leg
 	arrival   time.Time // of the last leg
@@ -33,31 +36,102 @@ type trip struct {
 // reported missing sellers is incomplete, and so is the whole answer. Merge is pure: the order of
 // answers does not matter.
 func Merge(q Query, answers []DelegateAnswer) Answer {
-	ans := Answer{
+	m := merge(q, answers)
+	m.ans.Trips = make([]Trip, len(m.window))
+	nlegs := 0
+	for _, t := range m.window {
+		nlegs += len(t.w.Legs)
+	}
+	legs := make([]Leg, 0, nlegs)
+	for i, t := range m.window {
+		m.ans.Trips[i], legs = t.materialize(legs)
+	}
+	return m.ans
+}
+
+// merged is Merge's answer before its trips are written out: the search server writes the
+// window's JSON straight from the delegates' trips (appendJSON), the same bytes as Merge's
+// answer's AppendJSON.
+type merged struct {
+	ans    Answer // Trips is nil
+	window []trip
+}
+
+func merge(q Query, answers []DelegateAnswer) merged {
+	m := merged{ans: Answer{
 		Query:     q.echo(),
 		Complete:  true,
 		Alliances: make([]AllianceStatus, 0, len(answers)),
-	}
+	}}
 	sorted := slices.Clone(answers)
 	slices.SortStableFunc(sorted, func(a, b DelegateAnswer) int { return cmp.Compare(a.Alliance, b.Alliance) })
 
 	lists := make([][]trip, 0, len(sorted))
 	for _, a := range sorted {
 		st, ts, total := mergeOne(q, a)
-		ans.Alliances = append(ans.Alliances, st)
-		ans.Complete = ans.Complete && st.Complete
-		ans.Total += total
+		m.ans.Alliances = append(m.ans.Alliances, st)
+		m.ans.Complete = m.ans.Complete && st.Complete
+		m.ans.Total += total
 		if len(ts) > 0 {
 			lists = append(lists, ts)
 		}
 	}
-	ans.Trips = window(q, lists)
-	return ans
+	m.window = window(q, lists)
+	return m
+}
+
+// appendJSON appends the answer's JSON: Merge's answer's AppendJSON, without making its trips.
+func (m *merged) appendJSON(dst []byte) []byte {
+	return m.ans.appendJSON(dst, func(dst []byte) []byte {
+		dst = append(dst, '[')
+		for i := range m.window {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = m.window[i].appendJSON(dst)
+		}
+		return append(dst, ']')
+	})
+}
+
+// materialize is the trip as the answer shows it; its legs are appended to legs.
+func (t *trip) materialize(legs []Leg) (Trip, []Leg) {
+	first := len(legs)
+	for i := range t.w.Legs {
+		wl := &t.w.Legs[i]
+		legs = append(legs, Leg{
+			Flight: wl.Flight, Seller: wl.Seller, Alliance: t.alliance,
+			Src: wl.Src, Dst: wl.Dst, Departure: wl.Departure, Arrival: wl.Arrival,
+			Price: legPrice(wl.Price), Seats: wl.Seats,
+		})
+	}
+	return Trip{Price: priceString(t.w.Price, t.cents), Legs: legs[first:len(legs):len(legs)]}, legs
+}
+
+// appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip.
+func (t *trip) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"price":`...)
+	dst = appendString(dst, priceString(t.w.Price, t.cents))
+	dst = append(dst, `,"legs":[`...)
+	for i := range t.w.Legs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		wl := &t.w.Legs[i]
+		dst = appendLegJSON(dst, wl.Flight, wl.Seller, t.alliance, wl.Src, wl.Dst, wl.Departure, wl.Arrival, legPrice(wl.Price), wl.Seats)
+	}
+	return append(dst, "]}"...)
+}
+
+// legPrice is a validated leg price written as API.md writes prices.
+func legPrice(s string) string {
+	c, _ := centsOf(s) // validated by convertTrip
+	return priceString(s, c)
 }
 
 // window merges the alliances' lists, each in q's order, and returns the trips of the window of
 // q's offset and limit.
-func window(q Query, lists [][]trip) []Trip {
+func window(q Query, lists [][]trip) []trip {
 	n := 0
 	for _, l := range lists {
 		n += len(l)
@@ -67,13 +141,10 @@ func window(q Query, lists [][]trip) []Trip {
 	if q.Limit > 0 {
 		hi = min(lo+q.Limit, hi)
 	}
-	out := make([]Trip, 0, hi-lo)
 	if len(lists) == 1 {
-		for _, t := range lists[0][lo:hi] {
-			out = append(out, t.Trip)
-		}
-		return out
+		return lists[0][lo:hi]
 	}
+	out := make([]trip, 0, hi-lo)
 	heads := make([]int, len(lists))
 	for k := range hi {
 		best := -1
@@ -83,7 +154,7 @@ func window(q Query, lists [][]trip) []Trip {
 			}
 		}
 		if k >= lo {
-			out = append(out, lists[best][heads[best]].Trip)
+			out = append(out, lists[best][heads[best]])
 		}
 		heads[best]++
 	}
@@ -102,20 +173,15 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		st.Error = "delegate returned no answer"
 		return st, nil, 0
 	}
-	nlegs := 0
-	for _, wt := range a.Resp.Trips {
-		nlegs += len(wt.Legs)
-	}
 	trips := make([]trip, 0, len(a.Resp.Trips))
-	legs := make([]Leg, 0, nlegs) // one allocation for every leg of the answer
-	for i, wt := range a.Resp.Trips {
-		t, err := convertTripInto(a.Alliance, wt, &legs)
+	for i := range a.Resp.Trips {
+		t, err := convertTrip(a.Alliance, &a.Resp.Trips[i])
 		if err != nil {
 			st.Error = fmt.Sprintf("malformed answer: trip %d: %v", i+1, err)
 			return st, nil, 0
 		}
 		// The delegate should have filtered; the answer must honour the query anyway.
-		if (q.Sellers != nil && !allSellersIn(t.Legs, q.Sellers)) || !q.keeps(&t) {
+		if (q.Sellers != nil && !allSellersIn(t.w.Legs, q.Sellers)) || !q.keeps(&t) {
 			continue
 		}
 		trips = append(trips, t)
@@ -151,33 +217,24 @@ func inOrder(o Order, trips []trip) bool {
 	return true
 }
 
-func convertTrip(alliance string, wt soap.Trip) (trip, error) {
-	legs := make([]Leg, 0, len(wt.Legs))
-	return convertTripInto(alliance, wt, &legs)
-}
-
-// convertTripInto validates a trip of a delegate's answer; its legs are appended to *legs, and
-// the trip's legs are that part of it (capped, so that appending to one cannot touch another).
-func convertTripInto(alliance string, wt soap.Trip, legs *[]Leg) (trip, error) {
+// convertTrip validates a trip of a delegate's answer (one or two valid legs, a price that is
+// their sum) and decodes its sort keys.
+func convertTrip(alliance string, wt *soap.Trip) (trip, error) {
 	if n := len(wt.Legs); n < 1 || n > 2 {
 		return trip{}, fmt.Errorf("%d legs, expected 1 or 2", n)
 	}
-	var t trip
-	first := len(*legs)
-	for j, wl := range wt.Legs {
-		l, cents, dep, arr, err := convertLegTimes(alliance, wl)
+	t := trip{w: wt, alliance: alliance}
+	for j := range wt.Legs {
+		cents, dep, arr, err := checkLeg(&wt.Legs[j])
 		if err != nil {
-			*legs = (*legs)[:first]
 			return trip{}, fmt.Errorf("leg %d: %w", j+1, err)
 		}
 		if j == 0 {
 			t.departure = dep
 		}
-		*legs = append(*legs, l)
 		t.cents += cents
 		t.arrival = arr
 	}
-	t.Legs = (*legs)[first:len(*legs):len(*legs)]
 	if wt.Price != "" {
 		c, err := centsOf(wt.Price)
 		if err != nil {
@@ -187,45 +244,48 @@ func convertTripInto(alliance string, wt soap.Trip, legs *[]Leg) (trip, error) {
 			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
 		}
 	}
-	t.Price = priceString(wt.Price, t.cents)
 	return t, nil
 }
 
 // convertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
 // price, its price in cents and its arrival.
 func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {
-	l, cents, _, arr, err := convertLegTimes(alliance, wl)
-	return l, cents, arr, err
-}
-
-// convertLegTimes is convertLeg that also gives the departure.
-func convertLegTimes(alliance string, wl soap.Leg) (l Leg, cents int64, dep, arr time.Time, err error) {
-	cents, err = centsOf(wl.Price)
+	cents, _, arr, err := checkLeg(&wl)
 	if err != nil {
-		return Leg{}, 0, dep, arr, err
-	}
-	dep, err = parseInstant(wl.Departure)
-	if err != nil {
-		return Leg{}, 0, dep, arr, fmt.Errorf("departure %q is not an RFC 3339 instant", clip(wl.Departure))
-	}
-	arr, err = parseInstant(wl.Arrival)
-	if err != nil {
-		return Leg{}, 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
-	}
-	if !arr.After(dep) {
-		return Leg{}, 0, dep, arr, fmt.Errorf("flight %q arrives at %s, not after its departure", clip(wl.Flight), wl.Arrival)
-	}
-	if wl.Flight == "" || wl.Seller == "" {
-		return Leg{}, 0, dep, arr, fmt.Errorf("flight %q of seller %q: missing flight number or seller", clip(wl.Flight), clip(wl.Seller))
-	}
-	if wl.Seats < 0 {
-		return Leg{}, 0, dep, arr, fmt.Errorf("flight %q has %d seats", clip(wl.Flight), wl.Seats)
+		return Leg{}, 0, time.Time{}, err
 	}
 	return Leg{
 		Flight: wl.Flight, Seller: wl.Seller, Alliance: alliance,
 		Src: wl.Src, Dst: wl.Dst, Departure: wl.Departure, Arrival: wl.Arrival,
 		Price: priceString(wl.Price, cents), Seats: wl.Seats,
-	}, cents, dep, arr, nil
+	}, cents, arr, nil
+}
+
+// checkLeg validates a leg of a delegate's answer and returns its price in cents, departure and
+// arrival.
+func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
+	cents, err = centsOf(wl.Price)
+	if err != nil {
+		return 0, dep, arr, err
+	}
+	dep, err = parseInstant(wl.Departure)
+	if err != nil {
+		return 0, dep, arr, fmt.Errorf("departure %q is not an RFC 3339 instant", clip(wl.Departure))
+	}
+	arr, err = parseInstant(wl.Arrival)
+	if err != nil {
+		return 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
+	}
+	if !arr.After(dep) {
+		return 0, dep, arr, fmt.Errorf("flight %q arrives at %s, not after its departure", clip(wl.Flight), wl.Arrival)
+	}
+	if wl.Flight == "" || wl.Seller == "" {
+		return 0, dep, arr, fmt.Errorf("flight %q of seller %q: missing flight number or seller", clip(wl.Flight), clip(wl.Seller))
+	}
+	if wl.Seats < 0 {
+		return 0, dep, arr, fmt.Errorf("flight %q has %d seats", clip(wl.Flight), wl.Seats)
+	}
+	return cents, dep, arr, nil
 }
 
 // priceString is cents as API.md writes prices ("512.00"): s itself when s, which parseCents
@@ -296,7 +356,7 @@ func digits(s string) (int, bool) {
 	return n, true
 }
 
-func allSellersIn(legs []Leg, sellers []string) bool {
+func allSellersIn(legs []soap.Leg, sellers []string) bool {
 	for _, l := range legs {
 		if !slices.Contains(sellers, l.Seller) {
 			return false

@@ -70,7 +70,7 @@ func comparePrice(a, b *trip) int {
 	if c := a.arrival.Compare(b.arrival); c != 0 {
 		return c
 	}
-	al, bl := a.Legs, b.Legs
+	al, bl := a.w.Legs, b.w.Legs
 	n := min(len(al), len(bl))
 	for i := range n {
 		if c := cmp.Compare(al[i].Flight, bl[i].Flight); c != 0 {
@@ -85,13 +85,12 @@ func comparePrice(a, b *trip) int {
 			return c
 		}
 	}
-	if c := cmp.Compare(al[0].Alliance, bl[0].Alliance); c != 0 {
+	if c := cmp.Compare(a.alliance, b.alliance); c != 0 {
 		return c
 	}
 	for i := range al {
 		x, y := &al[i], &bl[i]
 		if c := cmp.Or(
-			cmp.Compare(x.Alliance, y.Alliance),
 			cmp.Compare(x.Src, y.Src),
 			cmp.Compare(x.Dst, y.Dst),
 			cmp.Compare(x.Departure, y.Departure),

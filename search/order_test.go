@@ -115,7 +115,7 @@ func toWire(t airtrip.Trip, alliance string) soap.Trip {
 
 func fromWire(tb testing.TB, alliance string, w soap.Trip) trip {
 	tb.Helper()
-	t, err := convertTrip(alliance, w)
+	t, err := convertTrip(alliance, &w)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -160,6 +160,15 @@ func TestOrderAgreesWithTheAirlines(t *testing.T) {
 }
 
 func wireID(t trip) string {
+	var parts []string
+	for _, l := range t.w.Legs {
+		parts = append(parts, l.Seller+"/"+l.Flight)
+	}
+	return strings.Join(parts, ">")
+}
+
+// legsID identifies the trip of an answer as wireID does.
+func legsID(t Trip) string {
 	var parts []string
 	for _, l := range t.Legs {
 		parts = append(parts, l.Seller+"/"+l.Flight)
@@ -223,7 +232,7 @@ func TestMergedTopsAreTheWindowOfTheWholeList(t *testing.T) {
 		ans := Merge(q, answers)
 		var got []string
 		for _, tr := range ans.Trips {
-			got = append(got, tr.Legs[0].Alliance+":"+wireID(trip{Trip: tr}))
+			got = append(got, tr.Legs[0].Alliance+":"+legsID(tr))
 		}
 		if !slices.Equal(got, want) {
 			rt.Fatalf("query %+v:\n got %v\nwant %v", q, got, want)

@@ -84,7 +84,7 @@ func twoAlliances(t *testing.T) (*testServer, map[string]*selecting) {
 func tripKeys(a Answer) []string {
 	out := make([]string, len(a.Trips))
 	for i, t := range a.Trips {
-		out[i] = t.Legs[0].Alliance + ":" + wireID(trip{Trip: t})
+		out[i] = t.Legs[0].Alliance + ":" + legsID(t)
 	}
 	return out
 }
