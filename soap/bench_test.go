@@ -61,8 +61,17 @@ func BenchmarkGetTripsEmpty(b *testing.B) { benchmarkGetTrips(b, 0) }
 
 // BenchmarkHandlerGetTrips is the server's share of BenchmarkGetTrips: decode the request,
 // encode 100 trips, without the network or the client.
-func BenchmarkHandlerGetTrips(b *testing.B) {
-	trips := manyTrips(100)
+func BenchmarkHandlerGetTrips(b *testing.B) { benchmarkHandlerGetTrips(b, 100) }
+
+// BenchmarkGetTrips2500 is a whole getTrips call through SellerClient and the handler over
+// loopback HTTP, answered with benchTrips trips (about 950 KB of XML).
+func BenchmarkGetTrips2500(b *testing.B) { benchmarkGetTrips(b, benchTrips) }
+
+// BenchmarkHandlerGetTrips2500 is the server's share of BenchmarkGetTrips2500.
+func BenchmarkHandlerGetTrips2500(b *testing.B) { benchmarkHandlerGetTrips(b, benchTrips) }
+
+func benchmarkHandlerGetTrips(b *testing.B, n int) {
+	trips := manyTrips(n)
 	h := NewHandler(SellerService(Op(OpGetTrips, func(context.Context, *GetTripsRequest) (*GetTripsResponse, error) {
 		return trips, nil
 	})), HandlerOptions{Address: "http://127.0.0.1:8101"})
@@ -77,4 +86,43 @@ func BenchmarkHandlerGetTrips(b *testing.B) {
 			b.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
 		}
 	}
+}
+
+// BenchmarkCallOverhead is the fixed cost of a call (an answer without trips) made through
+// gosoap (caller.call) and without it (caller.callHot), server included, over loopback HTTP;
+// "hot" reports its speedup over "gosoap".
+func BenchmarkCallOverhead(b *testing.B) { benchmarkCallPaths(b, 0) }
+
+// BenchmarkGetTripsCall is a whole getTrips call answered with benchTrips trips through
+// gosoap and without it, as BenchmarkCallOverhead.
+func BenchmarkGetTripsCall(b *testing.B) { benchmarkCallPaths(b, benchTrips) }
+
+func benchmarkCallPaths(b *testing.B, n int) {
+	trips := manyTrips(n)
+	s := startServer(b, serverOps{getTrips: func(context.Context, *GetTripsRequest) (*GetTripsResponse, error) {
+		return trips, nil
+	}})
+	var env bytes.Buffer
+	if err := writeEnvelope(&env, "getTripsResponse", trips); err != nil {
+		b.Fatal(err)
+	}
+	c := s.seller().c
+	req := &GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01", Sellers: []string{"LY", "UA"}}
+	ctx := context.Background()
+	call := func(via func(context.Context, string, any, any) error) func() {
+		return func() {
+			var resp GetTripsResponse
+			if err := via(ctx, OpGetTrips, req, &resp); err != nil {
+				b.Fatal(err)
+			}
+			if len(resp.Trips) != n {
+				b.Fatalf("%d trips, want %d", len(resp.Trips), n)
+			}
+		}
+	}
+	b.Run("gosoap", func(b *testing.B) { loop(b, env.Len(), call(c.call)) })
+	b.Run("hot", func(b *testing.B) {
+		ns, allocs := measure(call(c.call))
+		loopWithRatios(b, env.Len(), call(c.callHot), ns, allocs, "")
+	})
 }

@@ -43,7 +43,9 @@ type ClientOptions struct {
 }
 
 // caller is the machinery SellerClient and IntraClient share: one remote service, its WSDL, and
-// a call that runs through gosoap.
+// two ways to call it: call, through gosoap, for the operations that are not hot (bookings), and
+// callHot (client_hot.go), which writes the request itself and decodes the answer in one pass,
+// for the hot ones (getTrips, getRelevantFlightsBy*, getFlights, send*Seller).
 //
 // gosoap's Client has no context, fetches the WSDL once and keeps a failed fetch forever, and
 // shares one http.Client among concurrent calls. So caller fetches and checks the WSDL itself
@@ -58,7 +60,7 @@ type caller struct {
 	maxBody    int64
 	auth       string // the Authorization header's value, or ""
 	transport  http.RoundTripper
-	wsdl       atomic.Pointer[[]byte] // the last good WSDL; nil until fetched, or after a transport error
+	wsdl       atomic.Pointer[remote] // the last good WSDL; nil until fetched, or after a transport error
 	conns      sync.Pool              // of *conn, idle
 }
 
@@ -162,9 +164,17 @@ func (c *caller) callError(ctx context.Context, op string, t exchange, err error
 	}
 }
 
+// remote is a WSDL the caller holds, with what a call needs of it, read as gosoap reads it.
+type remote struct {
+	doc       []byte
+	address   string // where calls are POSTed: the first port's soap:address
+	namespace string // the body element's namespace: the first schema's targetNamespace
+	wsdl      *wsdlDoc
+}
+
 // definitions returns the remote's WSDL, fetching it when none is held. Only a WSDL that
 // parses and can drive gosoap is kept, so a failed fetch is retried by the next call.
-func (c *caller) definitions(ctx context.Context) (*[]byte, error) {
+func (c *caller) definitions(ctx context.Context) (*remote, error) {
 	if doc := c.wsdl.Load(); doc != nil {
 		return doc, nil
 	}
@@ -190,11 +200,13 @@ func (c *caller) definitions(ctx context.Context) (*[]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
-	if _, err := parseWSDL(doc); err != nil {
+	w, err := parseWSDL(doc)
+	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
-	c.wsdl.Store(&doc)
-	return &doc, nil
+	r := &remote{doc: doc, address: w.address(), namespace: w.namespace(), wsdl: w}
+	c.wsdl.Store(r)
+	return r, nil
 }
 
 // decodeResponse decodes the inner XML of a response's soap:Body: a soap:Fault becomes a *Fault,

@@ -12,13 +12,13 @@ import (
 // call — about 100 µs, most of a small call's cost — so idle conns are kept in caller.conns and
 // reused while the WSDL they parsed is still the caller's current one.
 type conn struct {
-	doc *[]byte // the WSDL gc parsed; compared by identity with caller.wsdl
+	doc *remote // the WSDL gc parsed; compared by identity with caller.wsdl
 	gc  *gosoap.Client
 	t   *callTransport
 }
 
 // conn returns an idle conn for the WSDL doc, or a new one.
-func (c *caller) conn(doc *[]byte) (*conn, error) {
+func (c *caller) conn(doc *remote) (*conn, error) {
 	for {
 		cn, ok := c.conns.Get().(*conn)
 		if !ok {
@@ -29,7 +29,7 @@ func (c *caller) conn(doc *[]byte) (*conn, error) {
 		}
 		// Parsed from an older WSDL: let it go.
 	}
-	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: *doc, maxBody: c.maxBody, auth: c.auth}
+	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: doc.doc, maxBody: c.maxBody, auth: c.auth}
 	gc, err := gosoap.SoapClientWithConfig(c.wsdlURL, &http.Client{Transport: t}, &gosoap.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("gosoap client: %w", err)

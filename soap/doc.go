@@ -13,6 +13,13 @@
 // attaches the call's context to gosoap's HTTP request, so cancelling it (or the timeout) aborts
 // the exchange at once and the call returns an error wrapping the context's error.
 //
+// The hot messages — getTrips, getRelevantFlightsBySrc/ByDst, getFlights and the paged seller
+// transfer — have a codec of their own: the handler writes their answers with a hand-written
+// encoder that produces encoding/xml's bytes (codec_encode.go), and the client sends those calls
+// without gosoap and reads their answers in one pass (client_hot.go, codec_decode.go), leaving
+// to encoding/xml only what its fast decoder does not accept (faults, refusals, unusual XML).
+// Fuzz and property tests hold both to encoding/xml's behaviour (codec_*_test.go).
+//
 // This package must not know the domain: it validates envelopes, not airports, dates or
 // prices (the airline server does that), and it imports only the standard library and gosoap.
 package soap

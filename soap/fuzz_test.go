@@ -13,8 +13,9 @@ import (
 // FuzzDecode feeds arbitrary bodies to the IntraClusterService handler (seeds in
 // testdata/fuzz/FuzzDecode). Whatever comes in, the handler must not panic or hang, must answer
 // HTTP 200 or 500 with a well-formed envelope, a fault only for the caller's mistakes, and a
-// response whose content is what the operation returned. The client's response decoder gets the
-// same bytes and must not panic either.
+// response whose content is what the operation returned, as encoding/xml and the client's
+// one-pass decoder (decodeEnvelope) both read it. The client's response decoder gets the same
+// bytes and must not panic either.
 func FuzzDecode(f *testing.F) {
 	echo := func(_ context.Context, req *RelevantBySrcRequest) (*RelevantFlightsResponse, error) {
 		return echoed(req.Src, req.Date, req.Sellers), nil
@@ -53,7 +54,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("fault %s %q for a request", f.Code, f.String)
 			}
 		case http.StatusOK:
-			checkEcho(t, body, env.Body.Inner)
+			checkEcho(t, body, env.Body.Inner, rec.Body.Bytes())
 		default:
 			t.Fatalf("HTTP %d", rec.Code)
 		}
@@ -67,7 +68,7 @@ func echoed(place, date string, sellers []string) *RelevantFlightsResponse {
 // checkEcho decodes the request again, independently of the handler, and checks that the
 // answer a client decodes is exactly what the operation returned for it: strings survive
 // decoding, encoding and decoding again.
-func checkEcho(t *testing.T, body, inner []byte) {
+func checkEcho(t *testing.T, body, inner, answer []byte) {
 	t.Helper()
 	d := xml.NewDecoder(bytes.NewReader(body))
 	start, err := openBody(d)
@@ -99,5 +100,9 @@ func checkEcho(t *testing.T, body, inner []byte) {
 	}
 	if !reflect.DeepEqual(clearNames(got), want) {
 		t.Fatalf("client decoded %+v, operation returned %+v", got, want)
+	}
+	again := reflect.New(reflect.TypeOf(got).Elem()).Interface()
+	if err := decodeEnvelope(answer, start.Name.Local+"Response", again); err != nil || !reflect.DeepEqual(again, got) {
+		t.Fatalf("decodeEnvelope: %v, %+v; encoding/xml decoded %+v", err, again, got)
 	}
 }

@@ -182,14 +182,15 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 		h.fault(w, r, http.StatusInternalServerError, name, h.operationFault(name, err))
 		return
 	}
-	var buf bytes.Buffer
-	if err := writeEnvelope(&buf, name+"Response", resp); err != nil {
+	body, err := h.encode(name+"Response", resp)
+	if err != nil {
 		h.log.Error("cannot encode the response", "op", name, "err", err)
 		h.fault(w, r, http.StatusInternalServerError, name, ServerFault("%s: cannot encode the response", name))
 		return
 	}
-	writeXML(w, http.StatusOK, buf.Bytes())
-	h.log.Debug("soap call", "op", name, "remote", r.RemoteAddr, "bytes", buf.Len(), "duration", time.Since(began))
+	writeXML(w, http.StatusOK, *body)
+	h.log.Debug("soap call", "op", name, "remote", r.RemoteAddr, "bytes", len(*body), "duration", time.Since(began))
+	putBuffer(body)
 }
 
 // invoke runs an operation, turning a panic into an error: a bad request must not take the

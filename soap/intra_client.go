@@ -25,7 +25,7 @@ func NewIntraClient(serviceURL string, opts ClientOptions) *IntraClient {
 // RelevantBySrc calls getRelevantFlightsBySrc.
 func (c *IntraClient) RelevantBySrc(ctx context.Context, req RelevantBySrcRequest) (*RelevantFlightsResponse, error) {
 	var resp RelevantFlightsResponse
-	if err := c.c.call(ctx, OpRelevantBySrc, &req, &resp); err != nil {
+	if err := c.c.callHot(ctx, OpRelevantBySrc, &req, &resp); err != nil {
 		return nil, err
 	}
 	return &resp, nil
@@ -34,7 +34,7 @@ func (c *IntraClient) RelevantBySrc(ctx context.Context, req RelevantBySrcReques
 // RelevantByDst calls getRelevantFlightsByDst.
 func (c *IntraClient) RelevantByDst(ctx context.Context, req RelevantByDstRequest) (*RelevantFlightsResponse, error) {
 	var resp RelevantFlightsResponse
-	if err := c.c.call(ctx, OpRelevantByDst, &req, &resp); err != nil {
+	if err := c.c.callHot(ctx, OpRelevantByDst, &req, &resp); err != nil {
 		return nil, err
 	}
 	return &resp, nil
@@ -54,7 +54,7 @@ func (c *IntraClient) SendSeller(ctx context.Context, role, seller, cursor strin
 		return nil, fmt.Errorf("soap: SendSeller role %q: want %s or %s", role, RolePrimary, RoleBackup)
 	}
 	var page SellerPage
-	if err := c.c.call(ctx, op, &SendSellerRequest{SellerName: seller, Cursor: cursor}, &page); err != nil {
+	if err := c.c.callHot(ctx, op, &SendSellerRequest{SellerName: seller, Cursor: cursor}, &page); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -63,7 +63,7 @@ func (c *IntraClient) SendSeller(ctx context.Context, role, seller, cursor strin
 // GetFlights calls getFlights.
 func (c *IntraClient) GetFlights(ctx context.Context, seller string, numbers []string) (*RelevantFlightsResponse, error) {
 	resp := RelevantFlightsResponse{}
-	if err := c.c.call(ctx, OpGetFlights, &GetFlightsRequest{Seller: seller, Flights: numbers}, &resp); err != nil {
+	if err := c.c.callHot(ctx, OpGetFlights, &GetFlightsRequest{Seller: seller, Flights: numbers}, &resp); err != nil {
 		return nil, err
 	}
 	return &resp, nil

@@ -16,7 +16,7 @@ func NewSellerClient(serviceURL string, opts ClientOptions) *SellerClient {
 // GetTrips calls getTrips.
 func (c *SellerClient) GetTrips(ctx context.Context, req GetTripsRequest) (*GetTripsResponse, error) {
 	var resp GetTripsResponse
-	if err := c.c.call(ctx, OpGetTrips, &req, &resp); err != nil {
+	if err := c.c.callHot(ctx, OpGetTrips, &req, &resp); err != nil {
 		return nil, err
 	}
 	return &resp, nil

@@ -29,6 +29,12 @@ type wsdlDoc struct {
 	} `xml:"http://schemas.xmlsoap.org/wsdl/ portType"`
 	Bindings []struct {
 		Name string `xml:"name,attr"`
+		Ops  []struct {
+			Name    string `xml:"name,attr"`
+			SoapOps []struct {
+				Action string `xml:"soapAction,attr"`
+			} `xml:"http://schemas.xmlsoap.org/wsdl/soap/ operation"`
+		} `xml:"http://schemas.xmlsoap.org/wsdl/ operation"`
 	} `xml:"http://schemas.xmlsoap.org/wsdl/ binding"`
 	Services []struct {
 		Ports []struct {
@@ -81,3 +87,17 @@ func (w *wsdlDoc) operations() []string {
 
 // address is where gosoap will POST: the first port's soap:address.
 func (w *wsdlDoc) address() string { return w.Services[0].Ports[0].Addresses[0].Location }
+
+// namespace is the body element's namespace: the first schema's targetNamespace.
+func (w *wsdlDoc) namespace() string { return w.Types[0].Schemas[0].TargetNamespace }
+
+// soapAction is the SOAPAction of op as gosoap finds it: the soap:operation of the first
+// operation named op, in the first binding, that has one; "" when none has.
+func (w *wsdlDoc) soapAction(op string) string {
+	for _, o := range w.Bindings[0].Ops {
+		if o.Name == op && len(o.SoapOps) > 0 {
+			return o.SoapOps[0].Action
+		}
+	}
+	return ""
+}
