@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"flightalliance/soap"
@@ -108,19 +109,46 @@ func (t *trip) materialize(legs []Leg) (Trip, []Leg) {
 	return Trip{Price: priceString(t.w.Price, t.cents), Legs: legs[first:len(legs):len(legs)]}, legs
 }
 
-// appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip.
+// appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip. Its
+// prices and instants passed convertTrip, so they hold nothing to escape (digits, '.', and what
+// time.Parse takes in an RFC 3339 instant) and are copied as they are.
 func (t *trip) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"price":`...)
-	dst = appendString(dst, priceString(t.w.Price, t.cents))
+	dst = appendPlain(dst, priceString(t.w.Price, t.cents))
 	dst = append(dst, `,"legs":[`...)
 	for i := range t.w.Legs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		wl := &t.w.Legs[i]
-		dst = appendLegJSON(dst, wl.Flight, wl.Seller, t.alliance, wl.Src, wl.Dst, wl.Departure, wl.Arrival, legPrice(wl.Price), wl.Seats)
+		dst = append(dst, `{"flight":`...)
+		dst = appendString(dst, wl.Flight)
+		dst = append(dst, `,"seller":`...)
+		dst = appendString(dst, wl.Seller)
+		dst = append(dst, `,"alliance":`...)
+		dst = appendString(dst, t.alliance)
+		dst = append(dst, `,"src":`...)
+		dst = appendString(dst, wl.Src)
+		dst = append(dst, `,"dst":`...)
+		dst = appendString(dst, wl.Dst)
+		dst = append(dst, `,"departure":`...)
+		dst = appendPlain(dst, wl.Departure)
+		dst = append(dst, `,"arrival":`...)
+		dst = appendPlain(dst, wl.Arrival)
+		dst = append(dst, `,"price":`...)
+		dst = appendPlain(dst, legPrice(wl.Price))
+		dst = append(dst, `,"seats":`...)
+		dst = strconv.AppendInt(dst, int64(wl.Seats), 10)
+		dst = append(dst, '}')
 	}
 	return append(dst, "]}"...)
+}
+
+// appendPlain appends s, which holds nothing JSON escapes, as a JSON string.
+func appendPlain(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
 
 // legPrice is a validated leg price written as API.md writes prices.
