@@ -2,8 +2,6 @@ package alliance
 
 import (
 	"testing"
-
-	"flightalliance/alliance/trip"
 )
 
 func TestAnswerCacheDropsAnswersComputedBeforeAPurge(t *testing.T) {
@@ -16,12 +14,12 @@ func TestAnswerCacheDropsAnswersComputedBeforeAPurge(t *testing.T) {
 		t.Fatal("empty cache hit")
 	}
 	c.purge() // the data changed while the answer was being computed
-	c.add("q", []trip.Trip{}, gen)
+	c.add("q", newTripList(nil), gen)
 	if _, _, ok := c.get("q"); ok {
 		t.Fatal("an answer computed before the purge was cached after it")
 	}
 	_, gen, _ = c.get("q")
-	c.add("q", []trip.Trip{}, gen)
+	c.add("q", newTripList(nil), gen)
 	if _, _, ok := c.get("q"); !ok {
 		t.Fatal("an answer computed after the purge was not cached")
 	}
@@ -33,7 +31,7 @@ func TestAnswerCacheDisabled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, gen, _ := c.get("q")
-	c.add("q", []trip.Trip{}, gen)
+	c.add("q", newTripList(nil), gen)
 	if _, _, ok := c.get("q"); ok || c.enabled() {
 		t.Fatal("a disabled cache answered")
 	}

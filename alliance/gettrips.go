@@ -43,7 +43,7 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
 	}
 	key := cacheKey(q)
-	trips, gen, ok := m.cache.get(key)
+	list, gen, ok := m.cache.get(key)
 	var missing []string
 	if ok {
 		m.metrics.cacheHits.Inc()
@@ -57,15 +57,15 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 		}
 		var fromSrc, toDst []flight.Flight
 		fromSrc, toDst, missing = m.gather(ctx, q, want)
-		trips = trip.Build(q, fromSrc, toDst)
+		list = newTripList(trip.Build(q, fromSrc, toDst))
 		if len(missing) == 0 {
-			m.cache.add(key, trips, gen)
+			m.cache.add(key, list, gen)
 		}
 	}
-	page, total := trip.Select(trips, ctl.filter, ctl.order, ctl.max)
+	page, total := list.page(ctl, m.cfg.Alliance, m.cache.enabled() && len(missing) == 0)
 	resp := &soap.GetTripsResponse{
 		Alliance:       m.cfg.Alliance,
-		Trips:          m.wireTrips(page),
+		Trips:          m.seats.withSeatsLeft(page),
 		Complete:       len(missing) == 0,
 		MissingSellers: missing,
 		Total:          total,
@@ -76,23 +76,6 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	}
 	m.metrics.searchSeconds.WithLabelValues(result).Observe(time.Since(start).Seconds())
 	return resp, nil
-}
-
-// wireTrips is trips in their SOAP form, each leg showing the seats left on its flight.
-func (m *Machine) wireTrips(trips []trip.Trip) []soap.Trip {
-	out := make([]soap.Trip, len(trips))
-	legs := make([]soap.Leg, 0, 2*len(trips))
-	m.seats.read(func(left func(f flight.Flight) int) {
-		for i, t := range trips {
-			first := len(legs)
-			for _, f := range t.Legs {
-				f.Seats = left(f)
-				legs = append(legs, toLeg(f, m.cfg.Alliance))
-			}
-			out[i] = soap.Trip{Price: t.Price.String(), Legs: legs[first:len(legs):len(legs)]}
-		}
-	})
-	return out
 }
 
 // controls are a getTrips request's optional controls, checked.

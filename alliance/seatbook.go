@@ -66,11 +66,3 @@ func (b *seatBook) isListed() bool {
 	defer b.mu.RUnlock()
 	return b.listed
 }
-
-// read runs fn with a function that gives the seats left on a flight (its Seats being the
-// flight's seats for sale), all from one state of the counters.
-func (b *seatBook) read(fn func(left func(f flight.Flight) int)) {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	fn(func(f flight.Flight) int { return booking.Left(f, b.booked[f.Key()]) })
-}

@@ -80,24 +80,40 @@ func (f Filter) Keep(t Trip) bool {
 // how many it keeps in all. sorted must be in the price order (as Build returns it); it is not
 // changed.
 func Select(sorted []Trip, f Filter, o Order, max int) (page []Trip, total int) {
-	kept := sorted
-	if f != (Filter{}) {
-		kept = make([]Trip, 0, len(sorted))
-		for _, t := range sorted {
-			if f.Keep(t) {
-				kept = append(kept, t)
-			}
+	idx, total := SelectIndex(sorted, f, o, max)
+	if idx == nil {
+		return sorted[:min(len(sorted), pageLen(len(sorted), max))], total
+	}
+	page = make([]Trip, len(idx))
+	for i, k := range idx {
+		page[i] = sorted[k]
+	}
+	return page, total
+}
+
+// SelectIndex is Select by position: the page is sorted[idx[0]], sorted[idx[1]], ... — or, when
+// idx is nil (no filter, the price order), the first max trips of sorted as they are.
+func SelectIndex(sorted []Trip, f Filter, o Order, max int) (idx []int, total int) {
+	if f == (Filter{}) && o == ByPrice {
+		return nil, len(sorted)
+	}
+	idx = make([]int, 0, len(sorted))
+	for i, t := range sorted {
+		if f.Keep(t) {
+			idx = append(idx, i)
 		}
 	}
-	total = len(kept)
+	total = len(idx)
 	if o != ByPrice {
-		if len(kept) > 0 && &kept[0] == &sorted[0] {
-			kept = slices.Clone(kept)
-		}
-		slices.SortFunc(kept, o.Compare)
+		slices.SortFunc(idx, func(a, b int) int { return o.Compare(sorted[a], sorted[b]) })
 	}
-	if max > 0 && max < len(kept) {
-		kept = kept[:max]
+	return idx[:pageLen(len(idx), max)], total
+}
+
+// pageLen is how many of n trips a page of at most max (all when max <= 0) holds.
+func pageLen(n, max int) int {
+	if max > 0 && max < n {
+		return max
 	}
-	return kept, total
+	return n
 }

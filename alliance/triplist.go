@@ -1,0 +1,98 @@
+package alliance
+
+import (
+	"sync"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/trip"
+	"flightalliance/soap"
+)
+
+// tripList is one query's whole list of trips in the price order, and — made once, on first use —
+// its SOAP form with each leg's Seats the flight's seats for sale. A cached list serves every later
+// search of the query: the controls pick trips by position, and only the seats left are filled in
+// per answer, so an answer from the cache formats no time, price or name again.
+type tripList struct {
+	trips []trip.Trip
+	once  sync.Once
+	wire  []soap.Trip
+}
+
+func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips} }
+
+// wireForm is the SOAP form of every trip, made once.
+func (l *tripList) wireForm(alliance string) []soap.Trip {
+	l.once.Do(func() { l.wire = toWireTrips(l.trips, alliance) })
+	return l.wire
+}
+
+// page returns the trips the controls pick, in their SOAP form, and the count of the whole
+// filtered list. A list that will serve one answer only (not cached) converts just the page.
+func (l *tripList) page(ctl controls, alliance string, cached bool) (page []soap.Trip, total int) {
+	idx, total := trip.SelectIndex(l.trips, ctl.filter, ctl.order, ctl.max)
+	if !cached {
+		if idx == nil {
+			return toWireTrips(l.trips[:min(len(l.trips), total, maxOr(ctl.max, total))], alliance), total
+		}
+		picked := make([]trip.Trip, len(idx))
+		for i, k := range idx {
+			picked[i] = l.trips[k]
+		}
+		return toWireTrips(picked, alliance), total
+	}
+	wire := l.wireForm(alliance)
+	if idx == nil {
+		return wire[:min(len(wire), maxOr(ctl.max, len(wire)))], total
+	}
+	page = make([]soap.Trip, len(idx))
+	for i, k := range idx {
+		page[i] = wire[k]
+	}
+	return page, total
+}
+
+// maxOr is max when it is positive, otherwise all.
+func maxOr(max, all int) int {
+	if max > 0 {
+		return max
+	}
+	return all
+}
+
+// toWireTrips converts trips to their SOAP form; Seats is each flight's seats for sale.
+func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
+	out := make([]soap.Trip, len(trips))
+	legs := make([]soap.Leg, 0, 2*len(trips))
+	for i, t := range trips {
+		first := len(legs)
+		for _, f := range t.Legs {
+			legs = append(legs, toLeg(f, alliance))
+		}
+		out[i] = soap.Trip{Price: t.Price.String(), Legs: legs[first:len(legs):len(legs)]}
+	}
+	return out
+}
+
+// withSeatsLeft returns trips with each leg's Seats turned from the seats for sale into the seats
+// left now. The trips may be shared by other answers: they are copied, not changed.
+func (b *seatBook) withSeatsLeft(trips []soap.Trip) []soap.Trip {
+	out := make([]soap.Trip, len(trips))
+	n := 0
+	for _, t := range trips {
+		n += len(t.Legs)
+	}
+	legs := make([]soap.Leg, 0, n)
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for i, t := range trips {
+		first := len(legs)
+		for _, l := range t.Legs {
+			if booked := b.booked[flight.Key{Seller: l.Seller, Number: l.Flight}]; booked > 0 {
+				l.Seats = max(0, l.Seats-booked)
+			}
+			legs = append(legs, l)
+		}
+		out[i] = soap.Trip{Price: t.Price, Legs: legs[first:len(legs):len(legs)]}
+	}
+	return out
+}

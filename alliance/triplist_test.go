@@ -1,0 +1,71 @@
+package alliance
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/trip"
+	"flightalliance/coord"
+)
+
+// randomList is a price-sorted list of trips from a handful of flights.
+func randomList(rng *rand.Rand, n int) []trip.Trip {
+	day := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
+	var flights []flight.Flight
+	for i := range 8 {
+		dep := day.Add(time.Duration(rng.IntN(10)) * time.Hour)
+		flights = append(flights, flight.Flight{Number: "LY" + string(rune('0'+i)), Seller: "LY", Src: "TLV", Dst: "FRA",
+			Departure: dep, Arrival: dep.Add(time.Duration(1+rng.IntN(4)) * time.Hour), Price: flight.Cents(100 * (1 + rng.IntN(5))), Seats: 5 + rng.IntN(5)})
+	}
+	trips := make([]trip.Trip, n)
+	for i := range trips {
+		legs := []flight.Flight{flights[rng.IntN(len(flights))]}
+		if rng.IntN(2) == 0 {
+			legs = append(legs, flights[rng.IntN(len(flights))])
+		}
+		var p flight.Cents
+		for _, f := range legs {
+			p += f.Price
+		}
+		trips[i] = trip.Trip{Legs: legs, Price: p}
+	}
+	trip.Sort(trips)
+	return trips
+}
+
+// TestTripListPage: a page from the cached SOAP form, with the seats left filled in, is exactly
+// the page trip.Select picks converted afresh, for every control; the shared form is not changed.
+func TestTripListPage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	seats := newSeatBook()
+	seats.apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{{Name: "LY/LY1", Value: []byte("3")}, {Name: "LY/LY2", Value: []byte("99")}}})
+	for range 300 {
+		trips := randomList(rng, rng.IntN(30))
+		list := newTripList(trips)
+		ctl := controls{filter: trip.Filter{Nonstop: rng.IntN(3) == 0, MaxPrice: flight.Cents(100 * rng.IntN(10)), HasMaxPrice: rng.IntN(2) == 0},
+			order: trip.Order(rng.IntN(4)), max: rng.IntN(8)}
+		want, wantTotal := trip.Select(trips, ctl.filter, ctl.order, ctl.max)
+		for i := range want {
+			legs := make([]flight.Flight, len(want[i].Legs))
+			for j, f := range want[i].Legs {
+				f.Seats = max(0, f.Seats-seats.booked[f.Key()])
+				legs[j] = f
+			}
+			want[i].Legs = legs
+		}
+		wantWire := toWireTrips(want, "star")
+		for _, cached := range []bool{true, false} {
+			page, total := list.page(ctl, "star", cached)
+			got := seats.withSeatsLeft(page)
+			if total != wantTotal || !reflect.DeepEqual(got, wantWire) {
+				t.Fatalf("cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, got, wantWire)
+			}
+		}
+		if list.wire != nil && !reflect.DeepEqual(list.wire, toWireTrips(trips, "star")) {
+			t.Fatal("filling in the seats left changed the cached form")
+		}
+	}
+}
