@@ -10,9 +10,11 @@ import (
 	"flightalliance/soap"
 )
 
-// bookingBudget bounds one booking operation on this machine, retries included, so that the
-// caller (the search server) has time left to try another machine with the same key.
-const bookingBudget = 4 * time.Second
+// bookingBudget bounds one booking operation on this machine, retries included: within the
+// search server's wait for one machine (--delegate-timeout, 3 s by default), so that a machine
+// cut off from the quorum says so in time and the search server asks the next one with the same
+// key, within its --booking-timeout.
+const bookingBudget = 2500 * time.Millisecond
 
 // reserve is SellerService.reserve: every seat of every leg in one etcd transaction, or none.
 func (m *Machine) reserve(ctx context.Context, req *soap.ReserveRequest) (*soap.ReserveResponse, error) {

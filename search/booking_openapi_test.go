@@ -33,6 +33,12 @@ func TestBookingAnswersMatchTheOpenAPIDocument(t *testing.T) {
 		b.Status, b.ExpiresAt = soap.StatusHeld, "2026-11-23T10:10:00Z"
 		return &soap.ReserveResponse{Booking: b, Created: req.RequestID == "new"}, nil
 	}
+	m2.reserve = func(ctx context.Context, req soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		if req.RequestID == "down" { // the whole alliance is without quorum
+			return nil, soap.KindFault(soap.KindUnavailable, "no quorum")
+		}
+		return m1.reserve(ctx, req)
+	}
 	m2.booking = m1.booking
 	m1.booking = func(ctx context.Context, op, id, key string) (*soap.Booking, error) {
 		if op == soap.OpConfirm && key == "late" {

@@ -45,17 +45,21 @@ func (s *Server) registration(name string) (Registration, bool) {
 }
 
 // onAlliance runs call on the alliance's machines one after the other — its delegate, then its
-// alternates — until one answers or refuses. The next machine is asked only when the last one
-// failed in a way that says nothing about the request (a Server fault without a kind, a
-// transport error, no answer within DelegateTimeout): the idempotency key makes that safe for a
-// reserve, and cancel and confirm are idempotent. Everything within BookingTimeout. Sequential,
-// never hedged: two machines working on one booking at once would only contend.
+// alternates — until one answers or refuses. The next machine is asked when the last one failed
+// in a way that says nothing about the request (a Server fault without a kind, a transport error,
+// no answer within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
+// outcome unknown: the next machine, running the same request with the same key, settles it) —
+// a machine cut off from the others must not stop a booking the rest of the alliance can take.
+// The idempotency key makes that safe for a reserve, and cancel and confirm are idempotent.
+// Everything within BookingTimeout. Sequential, never hedged: two machines working on one
+// booking at once would only contend.
 func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registration,
 	call func(context.Context, Booker) (T, error)) (T, *bookingFailure) {
 	var zero T
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.BookingTimeout)
 	defer cancel()
 	var errs []string
+	var noQuorum *bookingFailure // the last "unavailable" or "outcome unknown" answer
 	targets := reg.targets()
 	for i, uri := range targets {
 		if ctx.Err() != nil {
@@ -80,7 +84,13 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			return v, nil
 		}
 		if f := s.refusal(reg.Name, op, err); f != nil {
-			return zero, f
+			if kind := soap.FaultKind(err); kind != soap.KindUnavailable && kind != soap.KindUnknown {
+				return zero, f
+			}
+			noQuorum = f
+			s.countError(reg.Name, uri, reasonFault, err)
+			errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
+			continue
 		}
 		reason := reasonTransport
 		switch {
@@ -95,6 +105,9 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 		}
 		s.countError(reg.Name, uri, reason, err)
 		errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
+	}
+	if noQuorum != nil {
+		return zero, noQuorum
 	}
 	what := fmt.Sprintf("no machine of alliance %s answered (%d asked)", reg.Name, len(errs))
 	if len(errs) < len(targets) {

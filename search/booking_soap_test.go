@@ -88,8 +88,8 @@ func TestBookingFaultsMapThroughTheRealWire(t *testing.T) {
 		{"not-found", 404, "legs[0].flight: seller LY has no flight LY007", 0},
 		{"conflict", 409, "1 seat left", 0},
 		{"reused", 422, "another request", 0},
-		{"unavailable", 503, "no quorum", 0},
-		{"unknown", 503, "retry with the same Idempotency-Key", 0},
+		{"unavailable", 503, "no quorum", 1}, // a machine without quorum: the next one is asked
+		{"unknown", 503, "retry with the same Idempotency-Key", 1},
 		{"client", 400, "legs[1]: UA220 departs ATH 20 minutes after LY007 arrives, the minimum connection is 30m", 0},
 		{"server", 201, "", 1},
 	} {
