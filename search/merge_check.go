@@ -1,0 +1,78 @@
+package search
+
+import (
+	"flightalliance/soap"
+	"fmt"
+	"time"
+)
+
+// convertTrip validates a trip of a delegate's answer (one or two valid legs, a price that is
+// their sum) and decodes its sort keys.
+func convertTrip(alliance string, wt *soap.Trip) (trip, error) {
+	if n := len(wt.Legs); n < 1 || n > 2 {
+		return trip{}, fmt.Errorf("%d legs, expected 1 or 2", n)
+	}
+	t := trip{w: wt, alliance: alliance}
+	for j := range wt.Legs {
+		cents, dep, arr, err := checkLeg(&wt.Legs[j])
+		if err != nil {
+			return trip{}, fmt.Errorf("leg %d: %w", j+1, err)
+		}
+		if j == 0 {
+			t.departure = dep
+		}
+		t.cents += cents
+		t.arrival = arr
+	}
+	if wt.Price != "" {
+		c, err := centsOf(wt.Price)
+		if err != nil {
+			return trip{}, err
+		}
+		if c != t.cents {
+			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
+		}
+	}
+	return t, nil
+}
+
+// convertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
+// price, its price in cents and its arrival.
+func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {
+	cents, _, arr, err := checkLeg(&wl)
+	if err != nil {
+		return Leg{}, 0, time.Time{}, err
+	}
+	return Leg{
+		Flight: wl.Flight, Seller: wl.Seller, Alliance: alliance,
+		Src: wl.Src, Dst: wl.Dst, Departure: wl.Departure, Arrival: wl.Arrival,
+		Price: priceString(wl.Price, cents), Seats: wl.Seats,
+	}, cents, arr, nil
+}
+
+// checkLeg validates a leg of a delegate's answer and returns its price in cents, departure and
+// arrival.
+func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
+	cents, err = centsOf(wl.Price)
+	if err != nil {
+		return 0, dep, arr, err
+	}
+	dep, err = parseInstant(wl.Departure)
+	if err != nil {
+		return 0, dep, arr, fmt.Errorf("departure %q is not an RFC 3339 instant", clip(wl.Departure))
+	}
+	arr, err = parseInstant(wl.Arrival)
+	if err != nil {
+		return 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
+	}
+	if !arr.After(dep) {
+		return 0, dep, arr, fmt.Errorf("flight %q arrives at %s, not after its departure", clip(wl.Flight), wl.Arrival)
+	}
+	if wl.Flight == "" || wl.Seller == "" {
+		return 0, dep, arr, fmt.Errorf("flight %q of seller %q: missing flight number or seller", clip(wl.Flight), clip(wl.Seller))
+	}
+	if wl.Seats < 0 {
+		return 0, dep, arr, fmt.Errorf("flight %q has %d seats", clip(wl.Flight), wl.Seats)
+	}
+	return cents, dep, arr, nil
+}
