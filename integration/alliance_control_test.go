@@ -1,0 +1,86 @@
+package integration
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"syscall"
+
+	"flightalliance/alliance/flight"
+)
+
+// kill sends SIGKILL (a paused machine dies too, and is no longer paused).
+func (a *testAlliance) kill(name string) {
+	a.machines[name].down = true
+	a.machines[name].proc.kill()
+	a.machines[name].paused = false
+}
+
+// restart runs the machine again with the same command line.
+func (a *testAlliance) restart(name string) {
+	m := a.machines[name]
+	m.down = true
+	m.proc.kill()
+	m.down, m.paused = false, false
+	m.proc.start(a.t)
+}
+
+// pause stops a machine with SIGSTOP (a GC pause or a stuck VM in miniature); resume continues it.
+func (a *testAlliance) pause(name string) {
+	a.machines[name].paused = true
+	a.machines[name].proc.signal(syscall.SIGSTOP)
+}
+
+func (a *testAlliance) resume(name string) {
+	a.machines[name].proc.signal(syscall.SIGCONT)
+	a.machines[name].paused = false
+}
+
+// partition cuts the machine off: nothing reaches it through its proxies. heal undoes it.
+func (a *testAlliance) partition(name string) {
+	a.machines[name].cut = true
+	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
+		a.net.blackhole(p)
+	}
+}
+
+func (a *testAlliance) heal(name string) {
+	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
+		a.net.restore(p)
+	}
+	a.machines[name].cut = false
+}
+
+// crashed names a machine whose process exited without the test stopping it.
+func (a *testAlliance) crashed() error {
+	for _, n := range a.order {
+		if m := a.machines[n]; !m.down && !m.proc.running() {
+			return fmt.Errorf("machine %s exited on its own (see its log)", n)
+		}
+	}
+	return nil
+}
+
+// live lists the machines whose processes run and are not paused.
+func (a *testAlliance) live() []string {
+	var out []string
+	for _, n := range a.order {
+		if p := a.machines[n].proc; p != nil && p.running() && !a.machines[n].paused && !a.machines[n].cut {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sellers lists every seller brought into the alliance so far.
+func (a *testAlliance) sellers() []string { return slices.Sorted(maps.Keys(a.active)) }
+
+// activeData is the flight data of the alliance's sellers: what its answers must reflect.
+func (a *testAlliance) activeData() map[string][]flight.Flight {
+	out := map[string][]flight.Flight{}
+	for s := range a.active {
+		out[s] = a.data[s]
+	}
+	return out
+}

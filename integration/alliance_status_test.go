@@ -1,0 +1,64 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// status is the part of GET /status the tests read.
+type status struct {
+	Name     string   `json:"name"`
+	Delegate string   `json:"delegate"`
+	Acting   bool     `json:"acting_delegate"`
+	Joining  bool     `json:"joining"`
+	Serving  []string `json:"serving"`
+	Round    struct {
+		ID    int64  `json:"id"`
+		Phase string `json:"phase"`
+	} `json:"round"`
+}
+
+func (a *testAlliance) status(name string) (status, error) {
+	var st status
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	err := getJSON(ctx, a.machines[name].url()+"/status", &st)
+	return st, err
+}
+
+// delegate asks every live machine who the delegate is and returns it once they all agree on a
+// live one.
+func (a *testAlliance) delegate() string {
+	a.t.Helper()
+	var agreed string
+	eventually(a.t, 30*time.Second, "machines agree on the delegate", func() error {
+		seen := map[string]bool{}
+		for _, n := range a.live() {
+			st, err := a.status(n)
+			if err != nil {
+				return err
+			}
+			seen[st.Delegate] = true
+			agreed = st.Delegate
+		}
+		if len(seen) != 1 || agreed == "" {
+			return fmt.Errorf("delegates seen: %v", slices.Sorted(maps.Keys(seen)))
+		}
+		if !slices.Contains(a.live(), agreed) {
+			return fmt.Errorf("the machines agree on %s, which is down (its lease has not expired yet)", agreed)
+		}
+		return nil
+	})
+	return agreed
+}
+
+// getTrips calls SellerService.getTrips on a machine.
+func (a *testAlliance) getTrips(ctx context.Context, machine string, q query) (*soap.GetTripsResponse, error) {
+	c := soap.NewSellerClient(a.machines[machine].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 10 * time.Second, HTTPClient: httpClient})
+	return c.GetTrips(ctx, soap.GetTripsRequest{Src: q.src, Dst: q.dst, Date: q.date.String(), Sellers: q.sellers})
+}
