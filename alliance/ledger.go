@@ -85,23 +85,19 @@ func (l *ledger) attempt(ctx context.Context, step func(ctx context.Context) (re
 	}
 }
 
-// counters reads, in one snapshot, the idempotency record of keyHash (if keyHash is not empty),
-// the booking id (if not empty) and the counters of flights.
+// snapshot is what read saw at one revision.
 type snapshot struct {
 	idem       *booking.Idempotency
-	record     *booking.Record
-	recordRev  int64
 	booked     booking.Counts
 	counterRev map[flight.Key]int64
 }
 
-func (l *ledger) read(ctx context.Context, keyHash, id string, flights []flight.Key) (snapshot, error) {
+// read reads, in one snapshot (a read-only transaction), the idempotency record of keyHash (if
+// keyHash is not empty) and the booked-seat counters of flights with their revisions.
+func (l *ledger) read(ctx context.Context, keyHash string, flights []flight.Key) (snapshot, error) {
 	var ops []clientv3.Op
 	if keyHash != "" {
 		ops = append(ops, clientv3.OpGet(l.keys.idempotency(keyHash)))
-	}
-	if id != "" {
-		ops = append(ops, clientv3.OpGet(l.keys.booking(id)))
 	}
 	for _, k := range flights {
 		ops = append(ops, clientv3.OpGet(l.keys.seat(k.Seller, k.Number)))
@@ -118,16 +114,6 @@ func (l *ledger) read(ctx context.Context, keyHash, id string, flights []flight.
 			if err := json.Unmarshal(kvs[0].Value, s.idem); err != nil {
 				return snapshot{}, fmt.Errorf("idempotency record %s: %w", keyHash, err)
 			}
-		}
-		i++
-	}
-	if id != "" {
-		if kvs := resp.Responses[i].GetResponseRange().Kvs; len(kvs) > 0 {
-			s.record = new(booking.Record)
-			if err := json.Unmarshal(kvs[0].Value, s.record); err != nil {
-				return snapshot{}, fmt.Errorf("booking %s: %w", id, err)
-			}
-			s.recordRev = kvs[0].ModRevision
 		}
 		i++
 	}

@@ -24,7 +24,7 @@ func (l *ledger) reserve(ctx context.Context, req booking.Request, legs []flight
 		flights[i] = f.Key()
 	}
 	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		s, err := l.read(ctx, keyHash, "", flights)
+		s, err := l.read(ctx, keyHash, flights)
 		if err != nil {
 			return false, false, err
 		}
@@ -94,22 +94,20 @@ func (l *ledger) lookup(ctx context.Context, id string) (rec booking.Record, err
 // booking as it is afterwards, and decide's error (a refusal) if it gave one.
 func (l *ledger) end(ctx context.Context, id string, decide func(booking.Record) (booking.Ending, string, error)) (rec booking.Record, refusal error) {
 	err := l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		r, _, err := l.get(ctx, id)
+		r, recRev, err := l.get(ctx, id)
 		if err != nil {
 			return false, false, err
 		}
-		s, err := l.read(ctx, "", id, legKeys(r))
+		// The counters are read after the record; the transaction's compares on both settle
+		// whether anything changed in between.
+		s, err := l.read(ctx, "", legKeys(r))
 		if err != nil {
 			return false, false, err
 		}
-		if s.record == nil {
-			return false, false, fmt.Errorf("%w: %s", errNoBooking, id)
-		}
-		r = *s.record
 		ending, status, why := decide(r)
 		rec, refusal = r, why
 		recKey := l.keys.booking(id)
-		cmps := []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(recKey), "=", s.recordRev)}
+		cmps := []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(recKey), "=", recRev)}
 		var puts []clientv3.Op
 		switch ending {
 		case booking.Keep, booking.Refuse:
@@ -140,7 +138,7 @@ func (l *ledger) end(ctx context.Context, id string, decide func(booking.Record)
 // booked reads the seats booked on one flight (a linearizable read).
 func (l *ledger) booked(ctx context.Context, k flight.Key) (n int, err error) {
 	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		s, err := l.read(ctx, "", "", []flight.Key{k})
+		s, err := l.read(ctx, "", []flight.Key{k})
 		n = s.booked[k]
 		return false, false, err
 	})

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,22 +29,7 @@ import (
 // directory when it is not), the booked-seat counters in etcd must equal the seats of the live
 // bookings, and no answer may break the contract (a 500, a 404 for an acknowledged booking…).
 func TestBookingsLinearizable(t *testing.T) {
-	duration := 20 * time.Second
-	if v := os.Getenv("FA_BOOKING_CHAOS"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			t.Fatalf("FA_BOOKING_CHAOS: %v", err)
-		}
-		duration = d
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("FA_CHAOS_SEED"); v != "" {
-		s, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("FA_CHAOS_SEED: %v", err)
-		}
-		seed = s
-	}
+	duration, seed := chaosSettings(t, "FA_BOOKING_CHAOS")
 	t.Logf("booking chaos for %v with FA_CHAOS_SEED=%d", duration, seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 

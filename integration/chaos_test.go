@@ -47,22 +47,7 @@ type chaosFault struct {
 // and the placement invariants must hold with every seller searchable. It reports, per kind of
 // fault, how long answers stayed incomplete after it.
 func TestChaos(t *testing.T) {
-	duration := 20 * time.Second
-	if v := os.Getenv("FA_CHAOS"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			t.Fatalf("FA_CHAOS: %v", err)
-		}
-		duration = d
-	}
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("FA_CHAOS_SEED"); v != "" {
-		s, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("FA_CHAOS_SEED: %v", err)
-		}
-		seed = s
-	}
+	duration, seed := chaosSettings(t, "FA_CHAOS")
 	t.Logf("chaos for %v with FA_CHAOS_SEED=%d (at most two of five machines faulty or recovering at once)", duration, seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
 
@@ -246,4 +231,28 @@ func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
 		t.Logf("after %-18s ×%d: incomplete answers %d; answers complete again after p50 %v, max %v",
 			kind, len(d), incomplete[kind], d[len(d)/2].Round(10*time.Millisecond), d[len(d)-1].Round(10*time.Millisecond))
 	}
+}
+
+// chaosSettings reads a chaos run's length from the environment variable durationVar (default
+// 20 s, as in make test) and its fault sequence's seed from FA_CHAOS_SEED (default: the clock;
+// the run logs it, so a failing run can be replayed).
+func chaosSettings(t *testing.T, durationVar string) (time.Duration, uint64) {
+	t.Helper()
+	duration := 20 * time.Second
+	if v := os.Getenv(durationVar); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("%s: %v", durationVar, err)
+		}
+		duration = d
+	}
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("FA_CHAOS_SEED"); v != "" {
+		s, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("FA_CHAOS_SEED: %v", err)
+		}
+		seed = s
+	}
+	return duration, seed
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tiaguinho/gosoap"
 )
 
 // Client defaults, used when ClientOptions leaves a field zero.
@@ -103,23 +105,33 @@ func newCaller(serviceURL string, opts ClientOptions) *caller {
 	return c
 }
 
-// call sends req as the operation op and decodes the op+"Response" element into resp.
-func (c *caller) call(ctx context.Context, op string, req, resp any) error {
+// prepare is what every call does first, within ctx (the call's deadline): turn req into
+// gosoap's parameters and get the remote's WSDL.
+func (c *caller) prepare(ctx context.Context, op string, req any) (gosoap.ArrayParams, *remote, error) {
 	if c.urlErr != nil {
-		return c.urlErr
+		return nil, nil, c.urlErr
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
 	params, err := toParams(req)
 	if err != nil {
-		return fmt.Errorf("soap %s: %w", op, err)
+		return nil, nil, fmt.Errorf("soap %s: %w", op, err)
 	}
 	doc, err := c.definitions(ctx)
 	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("soap %s %s: fetch WSDL: %w", op, c.serviceURL, context.Cause(ctx))
+		return nil, nil, fmt.Errorf("soap %s %s: fetch WSDL: %w", op, c.serviceURL, context.Cause(ctx))
 	}
 	if err != nil {
-		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+		return nil, nil, fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+	}
+	return params, doc, nil
+}
+
+// call sends req as the operation op and decodes the op+"Response" element into resp.
+func (c *caller) call(ctx context.Context, op string, req, resp any) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	params, doc, err := c.prepare(ctx, op, req)
+	if err != nil {
+		return err
 	}
 	cn, err := c.conn(doc)
 	if err != nil {

@@ -31,21 +31,11 @@ import (
 // size cap, the timeout and the context end a call as they end one through gosoap. The calls
 // that are not hot (bookings) still go through gosoap.
 func (c *caller) callHot(ctx context.Context, op string, req, resp any) error {
-	if c.urlErr != nil {
-		return c.urlErr
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	params, err := toParams(req)
+	params, rm, err := c.prepare(ctx, op, req)
 	if err != nil {
-		return fmt.Errorf("soap %s: %w", op, err)
-	}
-	rm, err := c.definitions(ctx)
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("soap %s %s: fetch WSDL: %w", op, c.serviceURL, context.Cause(ctx))
-	}
-	if err != nil {
-		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
+		return err
 	}
 	hresp, err := c.post(ctx, rm, op, params)
 	if err != nil {
