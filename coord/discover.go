@@ -133,7 +133,7 @@ func listByPeer(ctx context.Context, c Config, peerURL string) *clusterView {
 	if err != nil {
 		return nil
 	}
-	resp, err := c.httpClient(time.Second).Do(req)
+	resp, err := c.peerHTTPClient(time.Second).Do(req)
 	if err != nil {
 		return nil
 	}

@@ -69,9 +69,17 @@ func (c Config) clientTLS() (*tls.Config, error) {
 	return c.TLS.Client()
 }
 
-// httpClient is an HTTP client of the other members' peer ports, with this member's TLS.
-func (c Config) httpClient(timeout time.Duration) *http.Client {
+// peerHTTPClient is an HTTP client of the other members' peer ports (GET /members), with this
+// member's TLS. It speaks HTTP/1.1 only: etcd's peer listener offers "h2" by ALPN (its TLS
+// config is shared with gRPC) but serves its peer handler through cmux with an http.Server
+// that sees no *tls.Conn and so speaks only HTTP/1.x. A Go client that negotiates h2 there
+// gets its connection closed without an answer — every probe of a healthy member failed, and
+// the reconciler removed it (issue 21).
+func (c Config) peerHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ForceAttemptHTTP2 = false
+	t.Protocols = new(http.Protocols)
+	t.Protocols.SetHTTP1(true)
 	if cfg, err := c.clientTLS(); err == nil && cfg != nil {
 		t.TLSClientConfig = cfg
 	}

@@ -42,7 +42,12 @@ func memberNames(st Status) (voters, learners []string) {
 // removes it after DeadGrace; re-running Start with its old data dir finds
 // it removed, moves the data aside and joins fresh.
 func TestStoppedMemberIsRemovedAndRejoinsWithOldDataDir(t *testing.T) {
-	c := newCluster(t, 3)
+	t.Run("open", func(t *testing.T) { testRemovedMemberRejoins(t) })
+	t.Run("tls", func(t *testing.T) { testRemovedMemberRejoins(t, tlsOption(t, testCA(t))) })
+}
+
+func testRemovedMemberRejoins(t *testing.T, options ...func(*Config)) {
+	c := newCluster(t, 3, options...)
 	ctx := ctxTimeout(t, 90*time.Second)
 	tree := NewTree(c.members[0].Client())
 	if _, err := tree.Create(ctx, "/before", []byte("x")); err != nil {

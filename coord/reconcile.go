@@ -28,7 +28,7 @@ func (m *Member) reconcile(ctx context.Context) {
 	defer m.wg.Done()
 	period := max(m.cfg.DeadGrace/4, 200*time.Millisecond)
 	lastSeen := map[uint64]time.Time{}
-	probe := m.cfg.httpClient(min(time.Second, period))
+	probe := m.cfg.peerHTTPClient(min(time.Second, period))
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {

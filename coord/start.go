@@ -35,6 +35,7 @@ func Start(ctx context.Context, cfg Config) (*Member, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, cfg.StartTimeout,
 		fmt.Errorf("%w after %v", ErrStartTimeout, cfg.StartTimeout))
 	defer cancel()
+	removed := false
 	if hasMemberData(cfg.DataDir) {
 		e, err := restart(ctx, cfg)
 		switch {
@@ -49,8 +50,9 @@ func Start(ctx context.Context, cfg Config) (*Member, error) {
 			return nil, err
 		}
 		cfg.Logger.Warn("coord member was removed from the cluster: old data moved aside, joining fresh", "moved_to", to)
+		removed = true
 	}
-	e, err := startFresh(ctx, cfg)
+	e, err := startFresh(ctx, cfg, !removed)
 	if err != nil {
 		return nil, err
 	}
@@ -123,13 +125,16 @@ func removedByPeers(ctx context.Context, cfg Config, e *embed.Etcd, id uint64) b
 }
 
 // startFresh starts a member with an empty data dir: join a running
-// cluster, or bootstrap the initial one.
-func startFresh(ctx context.Context, cfg Config) (*embed.Etcd, error) {
+// cluster, or — when mayBootstrap — bootstrap the initial one. A member the
+// cluster removed knows that a cluster runs: it only ever joins (a
+// bootstrap would be refused as "permanently removed", again and again).
+func startFresh(ctx context.Context, cfg Config, mayBootstrap bool) (*embed.Etcd, error) {
 	peers, err := cfg.bootstrapPeers()
 	if err != nil {
 		return nil, err
 	}
 	_, inInitial := peers[cfg.Name]
+	inInitial = inInitial && mayBootstrap
 	for {
 		v := discover(ctx, cfg, nil)
 		switch {

@@ -94,3 +94,27 @@ func pool(ca *pki.CA) *x509.CertPool {
 	p.AddCert(ca.Cert)
 	return p
 }
+
+// TestTLSClusterKeepsHealthyMembers: three healthy members over TLS stay members for several
+// dead-member grace periods (the reconciler probes every peer over TLS and must reach them).
+func TestTLSClusterKeepsHealthyMembers(t *testing.T) {
+	c := newCluster(t, 3, tlsOption(t, testCA(t)), func(cfg *Config) { cfg.DeadGrace = 2 * time.Second })
+	ctx := ctxTimeout(t, 60*time.Second)
+	until := time.Now().Add(4 * 2 * time.Second)
+	for time.Now().Before(until) {
+		for _, m := range c.members {
+			if st := m.Status(ctx); len(st.Members) != 3 {
+				t.Fatalf("%s lists %d members after a healthy run over TLS: %+v", m.Name(), len(st.Members), st.Members)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func testCA(t *testing.T) *pki.CA {
+	ca, err := pki.NewCA("coord test CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ca
+}
