@@ -60,13 +60,18 @@ func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool 
 		return false
 	}
 	reach := newReachability(client)
-	if !m.member.Load().Status(ctx).HasQuorum && !m.reachableCover(ctx, reach) {
+	if !m.member.Load().Status(ctx).HasQuorum {
 		// Without quorum this machine cannot tell "the others are dead" from "I am cut off", and
-		// the view keeps the dead machines' entries (their leases cannot expire). It acts only
-		// while its copies and those of the machines it reaches cover every seller: a cut-off
-		// machine with part of the data would register answers that are always incomplete,
-		// alternating with the real delegate's.
-		return false
+		// the view keeps the dead machines' entries (their leases cannot expire). A machine it
+		// reaches that has quorum belongs to the side that decides: that side names the
+		// delegate (a machine cut off only one way — it reaches the others, they do not reach
+		// it — would otherwise register too, alternating with the real delegate). With no
+		// quorum anywhere it reaches, it acts only while its copies and those of the machines
+		// it reaches cover every seller: a cut-off machine with part of the data would register
+		// answers that are always incomplete.
+		if reach.quorumAmong(ctx, m.view.entries(), m.cfg.Name) || !m.reachableCover(ctx, reach) {
+			return false
+		}
 	}
 	if d == m.cfg.Name {
 		return true
@@ -103,37 +108,62 @@ func (m *Machine) reachableCover(ctx context.Context, reach *reachability) bool 
 	return true
 }
 
-// reachability remembers, for one decision, which machines answered their health check.
+// reachability remembers, for one decision, which machines answered their health check and
+// whether they have quorum.
 type reachability struct {
 	client *http.Client
-	seen   map[string]bool
+	seen   map[string]health
 }
 
 func newReachability(client *http.Client) *reachability {
-	return &reachability{client: client, seen: map[string]bool{}}
+	return &reachability{client: client, seen: map[string]health{}}
 }
 
-func (r *reachability) check(ctx context.Context, base string) bool {
-	ok, known := r.seen[base]
+func (r *reachability) health(ctx context.Context, base string) health {
+	h, known := r.seen[base]
 	if !known {
-		ok = reachable(ctx, r.client, base)
-		r.seen[base] = ok
+		h = checkHealth(ctx, r.client, base)
+		r.seen[base] = h
 	}
-	return ok
+	return h
 }
 
-// reachable reports whether a machine answers GET /healthz.
-func reachable(ctx context.Context, client *http.Client, base string) bool {
+// check reports whether the machine at base answers its health check.
+func (r *reachability) check(ctx context.Context, base string) bool { return r.health(ctx, base).OK }
+
+// quorumAmong reports whether a machine of entries other than self answers and has quorum.
+func (r *reachability) quorumAmong(ctx context.Context, entries []machineEntry, self string) bool {
+	for _, e := range entries {
+		if e.Name != self && r.health(ctx, e.URL).Quorum {
+			return true
+		}
+	}
+	return false
+}
+
+// health is what GET /healthz says of a machine.
+type health struct {
+	OK     bool `json:"-"`
+	Quorum bool `json:"quorum"`
+}
+
+// checkHealth asks a machine's GET /healthz.
+func checkHealth(ctx context.Context, client *http.Client, base string) health {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
 	if err != nil {
-		return false
+		return health{}
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return false
+		return health{}
 	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
+	defer resp.Body.Close()
+	var h health
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&h) != nil {
+		return health{}
+	}
+	h.OK = true
+	return h
 }
 
 // maxAlternates is how many other machines a registration names as alternates.

@@ -117,7 +117,12 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 func (m *Machine) serveHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name, "registered": m.session() != nil})
+	quorum := false
+	if member := m.member.Load(); member != nil {
+		quorum = member.Status(r.Context()).HasQuorum
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name, "registered": m.session() != nil,
+		"quorum": quorum})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
