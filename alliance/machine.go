@@ -101,6 +101,7 @@ func New(cfg Config) (*Machine, error) {
 		return nil, fmt.Errorf("cache-size: %w", err)
 	}
 	m.cache = cache
+	m.cfg.Member.OnRemoval = chainRemoval(m.metrics.countRemoval, cfg.Member.OnRemoval)
 	m.view = newView(m.log, cache.purge)
 	m.published.roles = map[string]placement.Role{}
 	m.ledger = &ledger{keys: m.keys, now: time.Now, cli: func() *clientv3.Client { return m.member.Load().Client() }}

@@ -3,6 +3,8 @@ package alliance
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"flightalliance/coord"
 )
 
 // metrics are this machine's Prometheus metrics, on a registry of its own (no globals).
@@ -25,6 +27,7 @@ type metrics struct {
 	backups       prometheus.Gauge
 	quorum        prometheus.Gauge
 	bookings      *prometheus.CounterVec
+	removals      *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -65,12 +68,22 @@ func newMetrics() *metrics {
 			Help: "1 while the embedded etcd member sees a leader."}),
 		bookings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "bookings_total",
 			Help: "Booking operations taken by this machine (reserve, cancel, confirm, getBooking, getSeats, expire), by result (ok or the fault kind)."}, []string{"op", "result"}),
+		removals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "member_removals_total",
+			Help: "etcd members this machine removed from the alliance, by reason: unreachable (its reconciler could not probe the member for the dead-member grace), stale (this machine's joiner removed its own former member), leave (this machine left cleanly). The last removal of each member is recorded in /coord/removals/<member> and shown in GET /status."}, []string{"reason"}),
+	}
+	for _, r := range []coord.RemovalReason{coord.RemovedUnreachable, coord.RemovedStale, coord.RemovedLeave} {
+		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
 		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.registrations, m.delegate,
-		m.primaries, m.backups, m.quorum, m.bookings,
+		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// countRemoval counts a member removal this machine's etcd member made (coord.Config.OnRemoval).
+func (m *metrics) countRemoval(r coord.Removal) {
+	m.removals.WithLabelValues(string(r.Reason)).Inc()
 }
 
 // boolGauge is a gauge's value for a condition: 1 while it holds.

@@ -85,6 +85,9 @@ type statusDoc struct {
 	View    []machineEntry `json:"view"`
 	Round   roundStatus    `json:"round"`
 	Member  *coord.Status  `json:"member,omitempty"`
+	// Removals is the last recorded removal of each etcd member name, alliance-wide: who
+	// removed it, why and when (absent when this machine could not read them).
+	Removals []coord.Removal `json:"removals,omitempty"`
 }
 
 func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
@@ -110,6 +113,7 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		st := member.Status(ctx)
 		cancel()
+		doc.Removals = m.removals(r.Context(), member)
 		doc.Member = &st
 		m.metrics.quorum.Set(boolGauge(st.HasQuorum))
 	}

@@ -48,6 +48,11 @@ type Config struct {
 	// UnsafeNoFsync skips fsync in etcd: for tests on shared disks only; a
 	// crash can lose acknowledged writes.
 	UnsafeNoFsync bool
+	// OnRemoval, when set, is called once for every member removal this member makes (the
+	// reconciler's, a joiner's removal of its stale self, its own leave), after the removal
+	// succeeded and its record was written (see Removal). It is called from the goroutine
+	// that removed, holding no lock, and must not block for long.
+	OnRemoval func(Removal)
 }
 
 // maxLearners is set the same on every member (etcd requires it).

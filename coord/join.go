@@ -89,8 +89,9 @@ func lockJoins(ctx context.Context, cli *clientv3.Client) (unlock func(), err er
 }
 
 // addSelf removes stale members with this name or peer URL (a previous
-// life of this member, or a failed earlier join), adds this member as a
-// learner, and returns the initial-cluster string to start it with.
+// life of this member, or a failed earlier join) — recording each removal,
+// reason RemovedStale — adds this member as a learner, and returns the
+// initial-cluster string to start it with.
 func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -101,7 +102,11 @@ func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, err
 	for _, mb := range list.Members {
 		if mb.Name == cfg.Name || slices.Contains(mb.PeerURLs, cfg.PeerURL) {
 			cfg.Logger.Warn("coord removes stale member before joining", "stale", mb.Name, "id", fmt.Sprintf("%x", mb.ID))
-			if _, err := cli.MemberRemove(ctx, mb.ID); err != nil && !errors.Is(err, rpctypes.ErrMemberNotFound) {
+			_, err := cli.MemberRemove(ctx, mb.ID)
+			switch {
+			case err == nil:
+				recordRemoval(ctx, cli, cfg, newRemoval(mb.Name, mb.ID, cfg.Name, RemovedStale, nil))
+			case !errors.Is(err, rpctypes.ErrMemberNotFound): // not found: removed meanwhile, by someone else
 				return "", fmt.Errorf("remove stale member %q (%x): %w", mb.Name, mb.ID, err)
 			}
 		}

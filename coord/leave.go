@@ -70,7 +70,8 @@ func transferee(st Status) (uint64, bool) {
 // etcd refuses membership changes as unhealthy until the member serving the
 // request has been connected to a quorum for 5s: that is retried. Any other
 // error is decided by the membership itself, read from the others: a member
-// no longer listed was removed, whatever the call said.
+// no longer listed was removed, whatever the call said. The removal is
+// recorded (reason RemovedLeave) through the others.
 func (m *Member) removeSelf(ctx context.Context) error {
 	others := m.otherVoterClientURLs()
 	if len(others) == 0 {
@@ -81,14 +82,20 @@ func (m *Member) removeSelf(ctx context.Context) error {
 		return fmt.Errorf("coord: member %q removes itself: client of %v: %w", m.cfg.Name, others, err)
 	}
 	defer cli.Close()
+	removed := func() error {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		recordRemoval(rctx, cli, m.cfg, newRemoval(m.cfg.Name, m.id, m.cfg.Name, RemovedLeave, nil))
+		return nil
+	}
 	for {
 		_, err := cli.MemberRemove(ctx, m.id)
 		switch {
 		case err == nil, errors.Is(err, rpctypes.ErrMemberNotFound): // not found: an earlier try was applied
-			return nil
+			return removed()
 		case !errors.Is(err, rpctypes.ErrUnhealthy):
 			if listed, lerr := isListed(ctx, cli, m.id); lerr == nil && !listed {
-				return nil
+				return removed()
 			}
 			return fmt.Errorf("coord: member %q removes itself: %w", m.cfg.Name, err)
 		}

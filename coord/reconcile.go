@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -24,10 +25,13 @@ import (
 //
 // A member that becomes leader starts its reachability clock afresh, so a
 // dead member is removed a full grace period after the leader first saw it.
+// Why a member is judged unreachable — its probe's error — is logged when it
+// starts failing (at most once per grace, see unreachables.observe), and goes
+// into the removal's log line and record (see Removal).
 func (m *Member) reconcile(ctx context.Context) {
 	defer m.wg.Done()
 	period := max(m.cfg.DeadGrace/4, 200*time.Millisecond)
-	lastSeen := map[uint64]time.Time{}
+	reach := newUnreachables()
 	probe := m.cfg.peerHTTPClient(min(time.Second, period))
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -40,14 +44,14 @@ func (m *Member) reconcile(ctx context.Context) {
 		case <-tick.C:
 		}
 		if uint64(m.etcd.Server.Leader()) != m.id {
-			clear(lastSeen)
+			reach.reset()
 			continue
 		}
-		m.reconcileOnce(ctx, probe, lastSeen)
+		m.reconcileOnce(ctx, probe, reach)
 	}
 }
 
-func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, lastSeen map[uint64]time.Time) {
+func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, reach *unreachables) {
 	members := m.etcd.Server.Cluster().Members()
 	sort.Slice(members, func(i, j int) bool { return members[i].Name < members[j].Name })
 	now := time.Now()
@@ -63,41 +67,34 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, lastSeen
 		if id == m.id {
 			continue
 		}
-		if _, ok := lastSeen[id]; !ok {
-			lastSeen[id] = now
-		}
-		if reachable(ctx, probe, mb.PeerURLs) {
-			lastSeen[id] = now
-			alive[id] = true
-		}
-	}
-	for id := range lastSeen {
-		if !present[id] {
-			delete(lastSeen, id)
+		err := probePeer(ctx, probe, mb.PeerURLs)
+		alive[id] = err == nil
+		if reach.observe(id, now, err, m.graceOf(mb)) {
+			m.log.Warn("coord reconciler cannot reach member", "unreachable", mb.Name, "id", fmt.Sprintf("%x", id),
+				"unreachable_for", reach.downFor(id, now).Round(time.Millisecond), "remove_after", m.graceOf(mb), "err", err)
 		}
 	}
+	reach.keep(present)
 	opCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for _, mb := range members {
 		id := uint64(mb.ID)
-		grace := m.cfg.DeadGrace
-		if !startedMember(mb) {
-			grace = max(grace, joinHold) // a joiner may take a while to catch up and publish
-		}
-		if id == m.id || now.Sub(lastSeen[id]) <= grace {
+		if id == m.id || reach.downFor(id, now) <= m.graceOf(mb) {
 			continue
 		}
 		if !mb.IsLearner && voters < 3 {
 			m.log.Warn("coord reconciler keeps unreachable voter: too few voters to remove it safely",
-				"dead", mb.Name, "voters", voters)
+				"dead", mb.Name, "voters", voters, "err", reach.lastErr(id))
 			continue
 		}
+		cause := reach.lastErr(id)
 		m.log.Warn("coord reconciler removes unreachable member", "dead", mb.Name,
-			"id", fmt.Sprintf("%x", id), "unreachable_for", now.Sub(lastSeen[id]).Round(time.Millisecond))
+			"id", fmt.Sprintf("%x", id), "unreachable_for", reach.downFor(id, now).Round(time.Millisecond), "err", cause)
 		if _, err := m.cli.MemberRemove(opCtx, id); err != nil {
 			m.log.Warn("coord reconciler: member remove failed", "dead", mb.Name, "err", err)
 			return
 		}
+		recordRemoval(opCtx, m.cli, m.cfg, newRemoval(mb.Name, id, m.cfg.Name, RemovedUnreachable, cause))
 		m.revokeSessionsOf(opCtx, mb.Name)
 		return
 	}
@@ -117,21 +114,37 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, lastSeen
 	}
 }
 
+// graceOf is how long mb may stay unreachable before it is removed: DeadGrace, and for a
+// member that never started (a joiner catching up) at least the join's own bound.
+func (m *Member) graceOf(mb *membership.Member) time.Duration {
+	if !startedMember(mb) {
+		return max(m.cfg.DeadGrace, joinHold) // a joiner may take a while to catch up and publish
+	}
+	return m.cfg.DeadGrace
+}
+
 func startedMember(mb *membership.Member) bool { return mb.Name != "" && len(mb.ClientURLs) > 0 }
 
-// reachable reports whether any of a member's peer URLs answers HTTP.
-func reachable(ctx context.Context, probe *http.Client, peerURLs []string) bool {
+// probePeer asks each of a member's peer URLs for GET /members: nil as soon as one answers
+// HTTP (any status), otherwise why none did.
+func probePeer(ctx context.Context, probe *http.Client, peerURLs []string) error {
+	if len(peerURLs) == 0 {
+		return errors.New("no peer URL")
+	}
+	var errs []error
 	for _, u := range peerURLs {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u+"/members", nil)
 		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		resp, err := probe.Do(req)
 		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		resp.Body.Close()
-		return true
+		return nil
 	}
-	return false
+	return errors.Join(errs...)
 }

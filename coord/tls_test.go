@@ -96,9 +96,11 @@ func pool(ca *pki.CA) *x509.CertPool {
 }
 
 // TestTLSClusterKeepsHealthyMembers: three healthy members over TLS stay members for several
-// dead-member grace periods (the reconciler probes every peer over TLS and must reach them).
+// dead-member grace periods (the reconciler probes every peer over TLS and must reach them),
+// and no removal is reported or recorded.
 func TestTLSClusterKeepsHealthyMembers(t *testing.T) {
-	c := newCluster(t, 3, tlsOption(t, testCA(t)), func(cfg *Config) { cfg.DeadGrace = 2 * time.Second })
+	var log removalLog
+	c := newCluster(t, 3, tlsOption(t, testCA(t)), log.option, func(cfg *Config) { cfg.DeadGrace = 2 * time.Second })
 	ctx := ctxTimeout(t, 60*time.Second)
 	until := time.Now().Add(4 * 2 * time.Second)
 	for time.Now().Before(until) {
@@ -108,6 +110,12 @@ func TestTLSClusterKeepsHealthyMembers(t *testing.T) {
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	if got := log.all(); len(got) > 0 {
+		t.Fatalf("removals reported in a healthy TLS cluster: %+v", got)
+	}
+	if rs, err := c.members[0].Removals(ctx); err != nil || len(rs) > 0 {
+		t.Fatalf("removals recorded in a healthy TLS cluster: %+v, %v", rs, err)
 	}
 }
 

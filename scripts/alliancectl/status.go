@@ -31,6 +31,7 @@ type statusDoc struct {
 		IsLearner bool
 		HasQuorum bool
 	} `json:"member"`
+	Removals []removal `json:"removals"`
 }
 
 // machineEntry is one machine of an alliance's view.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // writeAlliance writes one alliance's summary line, its machine table and the placement its
@@ -55,6 +56,7 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[s
 		fmt.Fprintf(out, "  machines in the view: %s\n", strings.Join(names, " "))
 		fmt.Fprintf(out, "  sellers (as the view says): %s\n", sellerLine(view))
 	}
+	writeRemovals(out, ms, time.Now())
 }
 
 func describeDelegates(d map[string][]string) string {
