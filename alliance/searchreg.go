@@ -24,6 +24,12 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 	var registeredAlternates []string
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	// The loop ends with its member (removed, restarting) or the machine: it registers no more,
+	// so the machine no longer acts (/status, the delegate gauge) until the next loop decides.
+	defer func() {
+		m.acting.Store(false)
+		m.metrics.delegate.Set(0)
+	}()
 	for {
 		changed := m.view.wait()
 		now := m.actingDelegate(ctx, client)

@@ -11,6 +11,7 @@ import (
 
 // kill sends SIGKILL (a paused machine dies too, and is no longer paused).
 func (a *testAlliance) kill(name string) {
+	a.watch.set(name, stateFaulted)
 	a.machines[name].down = true
 	a.machines[name].proc.kill()
 	a.machines[name].paused = false
@@ -19,14 +20,24 @@ func (a *testAlliance) kill(name string) {
 // restart runs the machine again with the same command line.
 func (a *testAlliance) restart(name string) {
 	m := a.machines[name]
+	a.watch.set(name, stateFaulted)
 	m.down = true
 	m.proc.kill()
 	m.down, m.paused = false, false
 	m.proc.start(a.t)
+	a.watch.started(m, true)
+}
+
+// leave sends SIGTERM: the machine hands its sellers over and exits.
+func (a *testAlliance) leave(name string) {
+	a.watch.set(name, stateFaulted)
+	a.machines[name].down = true
+	a.machines[name].proc.signal(syscall.SIGTERM)
 }
 
 // pause stops a machine with SIGSTOP (a GC pause or a stuck VM in miniature); resume continues it.
 func (a *testAlliance) pause(name string) {
+	a.watch.set(name, statePaused)
 	a.machines[name].paused = true
 	a.machines[name].proc.signal(syscall.SIGSTOP)
 }
@@ -34,10 +45,12 @@ func (a *testAlliance) pause(name string) {
 func (a *testAlliance) resume(name string) {
 	a.machines[name].proc.signal(syscall.SIGCONT)
 	a.machines[name].paused = false
+	a.watch.set(name, stateUp)
 }
 
 // partition cuts the machine off: nothing reaches it through its proxies. heal undoes it.
 func (a *testAlliance) partition(name string) {
+	a.watch.set(name, stateFaulted)
 	a.machines[name].cut = true
 	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
 		a.net.blackhole(p)
@@ -49,6 +62,7 @@ func (a *testAlliance) heal(name string) {
 		a.net.restore(p)
 	}
 	a.machines[name].cut = false
+	a.watch.set(name, stateUp)
 }
 
 // crashed names a machine whose process exited without the test stopping it.

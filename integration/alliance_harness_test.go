@@ -64,6 +64,7 @@ type testAlliance struct {
 	search   []string
 	peers    string
 	net      *faultNet // proxies in front of every machine, when the test injects partitions
+	watch    *membershipWatch
 	// In a secure alliance every machine has a certificate of the test CA and the alliance's
 	// token (tokenFile); its URLs are https://.
 	secure    bool
@@ -81,7 +82,10 @@ type allianceOpts struct {
 	net    bool     // put every machine behind proxies that can cut it off
 	perDay int      // flights per seller per day (default 60)
 	days   int      // days of flights (default 2)
-	secure bool     // a token and TLS (certificates of the test CA) on every machine
+	// open runs the alliance as the seed describes it: plain HTTP, no token. By default every
+	// machine runs as make run starts it: its alliance's token, TLS with a certificate of the
+	// test CA on SOAP, /status and etcd's peer and client traffic, client certificates required.
+	open bool
 }
 
 // newAlliance generates one seller file per seller and starts one machine per entry of
@@ -132,9 +136,10 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		net = newFaultNet(t)
 	}
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
-		active: map[string]bool{}, search: opts.search, net: net, secure: opts.secure}
-	if opts.secure {
-		a.token, a.tokenFile = writeToken(t, dir, name)
+		active: map[string]bool{}, search: opts.search, net: net, secure: !opts.open,
+		watch: watchMembership(t)}
+	if a.secure {
+		a.token, a.tokenFile = allianceToken(t, name)
 	}
 	var peers []string
 	for _, n := range slices.Sorted(maps.Keys(sellersOf)) {
@@ -191,6 +196,7 @@ func (a *testAlliance) start(name string) {
 	}
 	m.down = false
 	m.proc = startProc(a.t, a.dir, name, "airline", args...)
+	a.watch.started(m, false)
 }
 
 // add starts a new machine that joins the running alliance with --join.

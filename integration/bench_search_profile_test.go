@@ -20,13 +20,13 @@ func profileREST(b *testing.B, dir string, cold, warm *testAlliance, queries []q
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}, Timeout: 2 * time.Minute}
+	client := &http.Client{Transport: tuned(testerTransport(), 8), Timeout: 2 * time.Minute}
 	for _, run := range []struct {
 		name string
 		a    *testAlliance
 	}{{"warm", warm}, {"cold", cold}} {
 		s, err := search.New(search.Config{RegistrationTTL: time.Hour, DelegateTimeout: time.Minute, HedgeDelay: time.Minute,
-			Logger: slog.New(slog.DiscardHandler)})
+			Logger: slog.New(slog.DiscardHandler), DelegateTLS: testerTLS})
 		if err != nil {
 			b.Fatal(err)
 		}

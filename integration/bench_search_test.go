@@ -41,17 +41,15 @@ func BenchmarkSearchREST(b *testing.B) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
 	searchFlags := []string{"--registration-ttl", "30s", "--delegate-timeout", "60s", "--hedge-delay", "60s", "--log-level", "warn"}
-	coldAddr, warmAddr := freeAddr(b), freeAddr(b)
-	coldSearch := startProc(b, dir, "search-cold", "search", append([]string{"--listen", coldAddr}, searchFlags...)...)
-	warmSearch := startProc(b, dir, "search-warm", "search", append([]string{"--listen", warmAddr}, searchFlags...)...)
-	coldBase, warmBase := "http://"+coldAddr, "http://"+warmAddr
+	coldBase, _ := startSearch(b, dir, searchFlags...)
+	warmBase, warmSearch := startSearch(b, dir, searchFlags...)
 	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-size", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
 	warm := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{warmBase}})
 	cold.waitSettled(3 * time.Minute)
 	warm.waitSettled(3 * time.Minute)
 	data := warm.activeData() // the same generated data as cold's
 	queries := randomQueries(data, 40)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}, Timeout: 2 * time.Minute}
+	client := &http.Client{Transport: tuned(testerTransport(), 8), Timeout: 2 * time.Minute}
 	for _, base := range []string{coldBase, warmBase} {
 		eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
 			_, err := restCall(client, base, queries[0], 0)
@@ -139,7 +137,6 @@ func BenchmarkSearchREST(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(others)*tick/warmCalls, "others-cpu-ms/ans")
-	_ = coldSearch
 
 	if dir := os.Getenv("FA_PPROF_DIR"); dir != "" {
 		profileREST(b, dir, cold, warm, queries)

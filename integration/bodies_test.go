@@ -28,13 +28,12 @@ func (z *zeros) Read(p []byte) (int, error) {
 // while it is still sending, and both keep answering afterwards.
 func TestOversizedBodies(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "10s")
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, base)
 	queries, _ := a.readyQueries(base, 2)
 
-	client := &http.Client{Timeout: time.Minute}
+	client := &http.Client{Timeout: time.Minute, Transport: testerTransport()}
+	token := ""
 	post := func(method, url, contentType string, prefix string) (int, string) {
 		t.Helper()
 		body := io.MultiReader(strings.NewReader(prefix), &zeros{n: 64 << 20})
@@ -45,6 +44,9 @@ func TestOversizedBodies(t *testing.T) {
 		req.ContentLength = int64(len(prefix)) + 64<<20
 		req.Header.Set("Content-Type", contentType)
 		req.Header.Set("Idempotency-Key", "big")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
 		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatalf("%s %s with 64 MiB: no answer: %v", method, url, err)
@@ -57,9 +59,15 @@ func TestOversizedBodies(t *testing.T) {
 	if status, body := post(http.MethodPost, a.machines["m1"].url()+"/Services/SellerService", "text/xml; charset=utf-8", soapHead); status != http.StatusRequestEntityTooLarge || !strings.Contains(body, "faultstring") {
 		t.Errorf("SOAP, 64 MiB: HTTP %d %.200s", status, body)
 	}
+	// A stranger's registration is refused before its body is read; the alliance's is too big.
+	if status, body := post(http.MethodPut, base+"/Services/FlightsSearchReg/Register/star", "application/json", `{"uri":"`); status != http.StatusUnauthorized || !strings.Contains(body, "error") {
+		t.Errorf("registration without a token, 64 MiB: HTTP %d %.200s", status, body)
+	}
+	token = a.token
 	if status, body := post(http.MethodPut, base+"/Services/FlightsSearchReg/Register/star", "application/json", `{"uri":"`); status != http.StatusRequestEntityTooLarge || !strings.Contains(body, "error") {
 		t.Errorf("registration, 64 MiB: HTTP %d %.200s", status, body)
 	}
+	token = ""
 	if status, body := post(http.MethodPost, base+"/Services/FlightsSearch/bookings", "application/json", `{"alliance":"`); status != http.StatusRequestEntityTooLarge || !strings.Contains(body, "error") {
 		t.Errorf("booking, 64 MiB: HTTP %d %.200s", status, body)
 	}

@@ -102,7 +102,7 @@ type bookingAPI struct {
 }
 
 func newBookingAPI(base string) bookingAPI {
-	return bookingAPI{base: base, client: &http.Client{Timeout: 10 * time.Second}}
+	return bookingAPI{base: base, client: &http.Client{Timeout: 10 * time.Second, Transport: testerTransport()}}
 }
 
 func (c bookingAPI) do(ctx context.Context, method, path string, header http.Header, body []byte) restAnswer {

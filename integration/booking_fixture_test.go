@@ -27,9 +27,7 @@ type bookingWorld struct {
 func newBookingWorld(t testing.TB, sellersOf map[string][]string, opts allianceOpts,
 	seats func(data map[string][]flight.Flight) map[flight.Key]int, searchArgs ...string) *bookingWorld {
 	t.Helper()
-	addr := freeAddr(t)
-	base := "http://" + addr
-	startProc(t, t.TempDir(), "search", "search", append([]string{"--listen", addr}, searchArgs...)...)
+	base, _ := startSearch(t, t.TempDir(), searchArgs...)
 	opts.search = append(opts.search, base)
 	a := prepareAlliance(t, "star", sellersOf, opts)
 	if seats != nil {

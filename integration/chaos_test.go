@@ -52,9 +52,7 @@ func TestChaos(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s", "--delegate-timeout", "4s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "4s")
 	a := newProxiedAlliance(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "5s"}, base)

@@ -29,14 +29,18 @@ func consoleNode(ctx context.Context, t *testing.T, dir string) string {
 
 // startChromium starts a headless Chromium with a DevTools port, in a process group of its own
 // (its helpers die with it), and returns its DevTools WebSocket URL. The test kills the group,
-// by its id, when it ends.
-func startChromium(ctx context.Context, t *testing.T) string {
+// by its id, when it ends. spki, when not "", is the public key hash of the secure search
+// server it will visit (the test CA is not in Chromium's trust store).
+func startChromium(ctx context.Context, t *testing.T, spki string) string {
 	t.Helper()
 	profile := t.TempDir()
 	args := []string{"--headless", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
 		"--user-data-dir=" + profile, "--no-first-run", "--no-default-browser-check", "--disable-gpu",
 		"--disable-dev-shm-usage", "--disable-extensions", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--metrics-recording-only", "--mute-audio"}
+	if spki != "" {
+		args = append(args, "--ignore-certificate-errors-spki-list="+spki)
+	}
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox") // Chromium refuses to run as root with its sandbox
 	}

@@ -49,7 +49,7 @@ func TestWebConsole(t *testing.T) {
 		return checkSearch(w.base, []*testAlliance{a}, []query{q})
 	})
 
-	d := startConsoleDriver(ctx, t, node, dir, startChromium(ctx, t), w.base)
+	d := startConsoleDriver(ctx, t, node, dir, startChromium(ctx, t, searchSPKI(t, w.base)), w.base)
 	parent := t
 	const step = 20 * time.Second
 

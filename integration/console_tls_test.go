@@ -18,7 +18,7 @@ func TestWebConsoleOverTLS(t *testing.T) {
 	dir := t.TempDir()
 	addr := freeAddr(t)
 	base := "https://" + addr
-	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, allianceOpts{secure: true, search: []string{base}})
+	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, allianceOpts{search: []string{base}})
 	startProc(t, dir, "search", "search", append([]string{"--listen", addr}, tlsArgs(issueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)

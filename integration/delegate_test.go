@@ -32,7 +32,7 @@ func registration(base, name string) (search.Registration, error) {
 // its delegate, with the other live machines (two at least, when there are) as alternates.
 func (a *testAlliance) waitRegistered(base, machine string, timeout time.Duration) {
 	a.t.Helper()
-	want := "http://" + a.machines[machine].listen + "/Services/SellerService"
+	want := a.machines[machine].url() + "/Services/SellerService"
 	alternates := min(len(a.live())-1, 2)
 	eventually(a.t, timeout, fmt.Sprintf("%s registered as delegate with %d alternates", machine, alternates), func() error {
 		r, err := registration(base, a.name)
@@ -50,9 +50,7 @@ func (a *testAlliance) waitRegistered(base, machine string, timeout time.Duratio
 // registered alternates, so no answer is incomplete and none is wrong.
 func TestDelegatePauseAndKillUnderLoad(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--hedge-delay", "300ms", "--delegate-timeout", "4s")
+	base, _ := startSearch(t, dir, "--hedge-delay", "300ms", "--delegate-timeout", "4s")
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}}, base)
 	a.waitSettled(120 * time.Second)
 	queries, want := a.readyQueries(base, 4)
@@ -107,9 +105,7 @@ func TestDelegatePauseAndKillUnderLoad(t *testing.T) {
 // no alliance answers 503.
 func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "3s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "3s")
 	q := searchURL(base, query{src: "TLV", dst: "JFK", date: testDate})
 	eventually(t, 30*time.Second, "an empty search server answers 503", func() error {
 		code, body, err := get(q)

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"syscall"
 	"testing"
 	"time"
 )
@@ -14,9 +13,8 @@ func TestGracefulLeave(t *testing.T) {
 	queries := busyQueries(a.activeData(), 3)
 
 	m2 := a.machines["m2"]
-	m2.down = true
 	start := time.Now()
-	m2.proc.signal(syscall.SIGTERM)
+	a.leave("m2")
 	if code := m2.proc.wait(45 * time.Second); code != 0 {
 		t.Fatalf("m2 exited with %d after SIGTERM, want 0", code)
 	}

@@ -183,9 +183,7 @@ func searchPaged(base string, q query, c controls) (search.Answer, error) {
 // parameters are 400s naming them; flights search prints the window and the total.
 func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s", "--delegate-timeout", "5s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "5s")
 	star := startAlliance(t, "star", map[string][]string{"a1": {"LY"}, "a2": {"UA"}}, allianceOpts{search: []string{base}, perDay: 600, days: 1})
 	sky := startAlliance(t, "sky", map[string][]string{"b1": {"AF"}}, allianceOpts{search: []string{base}, perDay: 600, days: 1})
 	star.waitSettled(90 * time.Second)
@@ -280,7 +278,7 @@ func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 		q := queries[0]
 		c := controls{limit: 5, offset: 5, sort: "duration", nonstop: false}
 		whole, window := referenceControlled(datas, q, c, 30*time.Minute)
-		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--limit", "5", "--offset", "5", "--sort", "duration").Output()
 		if err != nil {
 			t.Fatalf("flights search: %v\n%s", err, out)

@@ -17,7 +17,16 @@ var (
 	testCA     *pki.CA
 	testCAFile string
 	testerTLS  *tls.Config // the tests' client TLS: trusts testCA, presents a certificate of it
+	pkiDir     string      // where the package's certificates, tokens and trust file are
+
+	// Every alliance name the tests use has one token for the whole package run, and every
+	// secure search server trusts them all (testTrustFile), as make run's trust file does.
+	allianceTokens = map[string]string{}
+	testTrustFile  string
 )
+
+// testAllianceNames are the alliances the tests start (their tokens are in testTrustFile).
+var testAllianceNames = []string{"star", "sky", "oneworld", "cold", "warm"}
 
 // setupPKI makes the CA and the tester's certificate in dir, and lets httpClient speak TLS with
 // them (plain http:// URLs are unaffected).
@@ -26,7 +35,7 @@ func setupPKI(dir string) error {
 	if err != nil {
 		return err
 	}
-	testCA, testCAFile = ca, filepath.Join(dir, "ca.crt")
+	testCA, testCAFile, pkiDir = ca, filepath.Join(dir, "ca.crt"), dir
 	if err := os.WriteFile(testCAFile, ca.CertPEM, 0o644); err != nil {
 		return err
 	}
@@ -42,10 +51,27 @@ func setupPKI(dir string) error {
 	if err != nil {
 		return fmt.Errorf("tester TLS: %w", err)
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.TLSClientConfig = testerTLS
-	httpClient.Transport = t
-	return nil
+	httpClient.Transport = testerTransport()
+	trust := "# alliance token\n"
+	for _, name := range testAllianceNames {
+		allianceTokens[name] = pki.Token()
+		if err := pki.WriteSecret(filepath.Join(dir, name+".token"), []byte(allianceTokens[name]+"\n")); err != nil {
+			return err
+		}
+		trust += name + " " + allianceTokens[name] + "\n"
+	}
+	testTrustFile = filepath.Join(dir, "trust")
+	return pki.WriteSecret(testTrustFile, []byte(trust))
+}
+
+// allianceToken is alliance name's token and the file that holds it (mode 0600).
+func allianceToken(t testing.TB, name string) (token, file string) {
+	t.Helper()
+	token, ok := allianceTokens[name]
+	if !ok {
+		t.Fatalf("alliance %q has no test token: add it to testAllianceNames", name)
+	}
+	return token, filepath.Join(pkiDir, name+".token")
 }
 
 // issueFiles writes a certificate of the test CA for name (127.0.0.1 and localhost) into dir.
@@ -67,12 +93,16 @@ func tlsArgs(f pki.Files) []string {
 	return []string{"--tls-cert", f.CertFile, "--tls-key", f.KeyFile, "--tls-ca", f.CAFile}
 }
 
-// writeToken writes a fresh token into dir/name.token (mode 0600) and returns it and the file.
-func writeToken(t testing.TB, dir, name string) (token, file string) {
-	t.Helper()
-	token, file = pki.Token(), filepath.Join(dir, name+".token")
-	if err := pki.WriteSecret(file, []byte(token+"\n")); err != nil {
-		t.Fatal(err)
-	}
-	return token, file
+// testerTransport is an HTTP transport that speaks TLS as the tests' client (plain http:// URLs
+// are unaffected).
+func testerTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = testerTLS
+	return t
+}
+
+// tuned sets a transport's idle connections per host (load from several clients).
+func tuned(t *http.Transport, idlePerHost int) *http.Transport {
+	t.MaxIdleConnsPerHost = idlePerHost
+	return t
 }

@@ -23,9 +23,7 @@ func TestQuorumLossKeepsAnswersComplete(t *testing.T) {
 		hold = d
 	}
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "10s")
 	a := newAllianceArgs(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA"}, "m3": {"AF"}, "m4": {"BA"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "10m"}, base)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -101,8 +100,7 @@ func TestTwentyMachinesKeepMaxVoters(t *testing.T) {
 	t.Logf("m21 joined (--join, bringing KL): placement settled %v after its start", time.Since(start).Round(time.Millisecond))
 	start = time.Now()
 	m20 := a.machines["m20"]
-	m20.down = true
-	m20.proc.signal(syscall.SIGTERM)
+	a.leave("m20")
 	if code := m20.proc.wait(60 * time.Second); code != 0 {
 		t.Fatalf("m20 exited with %d after SIGTERM, want 0", code)
 	}

@@ -67,9 +67,7 @@ func checkSearch(base string, alliances []*testAlliance, queries []query) error 
 // measures how long the answers stay incomplete after the delegate of one alliance is killed.
 func TestSearchAcrossAlliances(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
-	base := "http://" + searchAddr
-	startProc(t, dir, "search", "search", "--listen", searchAddr, "--registration-ttl", "10s", "--delegate-timeout", "3s")
+	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "3s")
 	star := newAlliance(t, "star", map[string][]string{"a1": {"LY"}, "a2": {"UA"}, "a3": {"LH"}}, base)
 	sky := newAlliance(t, "sky", map[string][]string{"b1": {"AF"}, "b2": {"KE"}}, base)
 	star.waitSettled(90 * time.Second)
@@ -86,7 +84,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 
 	t.Run("flights client", func(t *testing.T) {
 		q := queries[0]
-		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--json").Output()
 		if err != nil {
 			t.Fatalf("flights search --json: %v", err)
@@ -99,7 +97,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 		if got := renderedTrips(ans); !ans.Complete || !slices.Equal(got, want) {
 			t.Fatalf("flights search: complete=%v, %d trips, want %d", ans.Complete, len(got), len(want))
 		}
-		table, err := exec.Command(binDir+"/flights", "search", "--server", base, "--from", q.src, "--to", q.dst,
+		table, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String()).Output()
 		if err != nil {
 			t.Fatalf("flights search (table): %v\n%s", err, table)

@@ -29,7 +29,7 @@ func TestSecureAlliance(t *testing.T) {
 	dir := t.TempDir()
 	searchAddr := freeAddr(t)
 	base := "https://" + searchAddr
-	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY", "UA"}, "m2": {"LH"}, "m3": {"AC"}}, allianceOpts{secure: true, search: []string{base}})
+	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY", "UA"}, "m2": {"LH"}, "m3": {"AC"}}, allianceOpts{search: []string{base}})
 	// The search server trusts star's token and another alliance's.
 	_, otherToken := "oneworld", pki.Token()
 	trust := filepath.Join(dir, "trust")

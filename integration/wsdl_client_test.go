@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,8 @@ func TestThirdPartyWSDLClient(t *testing.T) {
 		cmd := exec.CommandContext(ctx, node, "trips.js", a.machines["m1"].url()+"/Services/SellerService",
 			q.src, q.dst, q.date.String())
 		cmd.Dir = dir
+		tester := issueFiles(t, t.TempDir(), "npm-soap")
+		cmd.Env = append(os.Environ(), "FA_TLS_CERT="+tester.CertFile, "FA_TLS_KEY="+tester.KeyFile, "FA_TLS_CA="+tester.CAFile)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("node trips.js %v: %v", q, err)

@@ -1,0 +1,310 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The membership invariant, checked twice a second for the whole of every test that starts an
+// alliance (not only at its end):
+//  1. no etcd member of a machine whose process runs and that the test did not cut off, pause,
+//     kill or ask to leave is ever removed (as any machine with quorum lists the members);
+//  2. a machine restarted, resumed or healed is back in the view and in etcd's member list
+//     within backWithin;
+//  3. every running machine that has quorum names the same delegate (a disagreement may last
+//     agreeWithin, the time for a change of the tree to reach every machine);
+//  4. a machine without quorum never acts as delegate (registers) while one with quorum does
+//     (again for at most agreeWithin, a delegate loop's decision).
+//
+// A violation fails the test (t.Errorf, once per kind and machine) naming the machine and, for
+// a removal, the remover's log line.
+const (
+	watchEvery  = 500 * time.Millisecond
+	backWithin  = 30 * time.Second
+	agreeWithin = 5 * time.Second
+)
+
+// machineState is what the test did to a machine last.
+type machineState int
+
+const (
+	stateUp      machineState = iota // running as started: must stay a member
+	stateFaulted                     // killed, cut off or leaving: the alliance may remove it
+	statePaused                      // SIGSTOPped: it cannot answer, and may be removed
+)
+
+// watchedMachine is one machine as the watch follows it.
+type watchedMachine struct {
+	name, url, log string
+	proc           *proc
+	state          machineState
+	epoch          int       // bumped by every event, so a poll that overlapped one is ignored
+	memberID       uint64    // its etcd member since its last (re)start or heal, once a quorum lists it
+	backBy         time.Time // restarted, resumed or healed: back in the view and member list by then
+}
+
+// membershipWatch checks the membership invariant of one test alliance.
+type membershipWatch struct {
+	t  testing.TB
+	mu sync.Mutex // guards everything below
+	// machines by name, in the order they were started.
+	machines map[string]*watchedMachine
+	reported map[string]bool
+	// since when the machines with quorum name different delegates, and since when a machine
+	// without quorum acts as delegate beside one with quorum (zero: not now).
+	disagreeSince, doubleSince time.Time
+}
+
+// watchMembership starts the watch; it ends when the test ends (before its cleanups kill the
+// processes).
+func watchMembership(t testing.TB) *membershipWatch {
+	w := &membershipWatch{t: t, machines: map[string]*watchedMachine{}, reported: map[string]bool{}}
+	ctx := t.Context()
+	go func() {
+		tick := time.NewTicker(watchEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			w.check(ctx)
+		}
+	}()
+	return w
+}
+
+// started records that a machine's process was started (first start or a restart).
+func (w *membershipWatch) started(m *machine, restart bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	wm := w.machines[m.name]
+	if wm == nil {
+		wm = &watchedMachine{name: m.name, url: m.url(), log: m.proc.log}
+		w.machines[m.name] = wm
+	}
+	wm.proc, wm.state, wm.memberID, wm.epoch = m.proc, stateUp, 0, wm.epoch+1
+	wm.backBy = time.Time{}
+	if restart {
+		wm.backBy = time.Now().Add(backWithin)
+	}
+}
+
+// set records a fault (stateFaulted, statePaused) or a recovery (stateUp: resumed, healed).
+func (w *membershipWatch) set(name string, st machineState) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	wm := w.machines[name]
+	if wm == nil {
+		return
+	}
+	wm.state, wm.epoch = st, wm.epoch+1
+	if st == stateUp {
+		wm.memberID, wm.backBy = 0, time.Now().Add(backWithin)
+	}
+}
+
+// watchedStatus is the part of GET /status the watch reads.
+type watchedStatus struct {
+	status
+	View []struct {
+		Name string `json:"name"`
+	} `json:"view"`
+	Member *struct {
+		ID        uint64
+		HasQuorum bool
+		Members   []struct {
+			Name string
+			ID   uint64
+		}
+	} `json:"member"`
+}
+
+func (s watchedStatus) quorum() bool { return s.Member != nil && s.Member.HasQuorum }
+
+func (s watchedStatus) lists(id uint64) bool {
+	return s.Member != nil && slices.ContainsFunc(s.Member.Members, func(m struct {
+		Name string
+		ID   uint64
+	}) bool {
+		return m.ID == id
+	})
+}
+
+func (s watchedStatus) inView(name string) bool {
+	return slices.ContainsFunc(s.View, func(e struct {
+		Name string `json:"name"`
+	}) bool {
+		return e.Name == name
+	})
+}
+
+// polled is one machine's answer in one pass.
+type polled struct {
+	epoch int
+	st    watchedStatus
+}
+
+// check polls every running, unpaused machine and checks the invariant on their answers.
+func (w *membershipWatch) check(ctx context.Context) {
+	w.mu.Lock()
+	var targets []watchedMachine
+	for _, wm := range w.machines {
+		if wm.state != statePaused && wm.proc.running() {
+			targets = append(targets, *wm)
+		}
+	}
+	w.mu.Unlock()
+
+	answers := map[string]polled{}
+	var amu sync.Mutex
+	var wg sync.WaitGroup
+	for _, m := range targets {
+		wg.Go(func() {
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			defer cancel()
+			var st watchedStatus
+			if getJSON(pctx, m.url+"/status", &st) == nil {
+				amu.Lock()
+				answers[m.name] = polled{epoch: m.epoch, st: st}
+				amu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// Only answers of machines nothing happened to during the poll count.
+	for name, p := range answers {
+		if wm := w.machines[name]; wm == nil || wm.epoch != p.epoch || !wm.proc.running() {
+			delete(answers, name)
+		}
+	}
+	w.checkMembers(answers)
+	w.checkDelegates(answers)
+}
+
+// checkMembers checks parts 1 and 2 of the invariant.
+func (w *membershipWatch) checkMembers(answers map[string]polled) {
+	now := time.Now()
+	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
+		wm := w.machines[name]
+		if wm.state != stateUp || !wm.proc.running() {
+			continue
+		}
+		own, answered := answers[name]
+		for _, other := range slices.Sorted(maps.Keys(answers)) {
+			y := answers[other].st
+			if !y.quorum() {
+				continue
+			}
+			if wm.memberID != 0 && !y.lists(wm.memberID) {
+				w.violation("removed "+name, "the etcd member %x of %s, a running machine the test did not fault, was removed (as %s lists the members: %v); %s",
+					wm.memberID, name, other, y.Member.Members, w.removalLine(name))
+			}
+			if wm.memberID == 0 && answered && own.st.Member != nil && y.lists(own.st.Member.ID) {
+				wm.memberID = own.st.Member.ID
+			}
+		}
+		if wm.backBy.IsZero() {
+			continue
+		}
+		back := wm.memberID != 0 && slices.ContainsFunc(slices.Collect(maps.Values(answers)), func(p polled) bool {
+			return p.st.quorum() && p.st.inView(name)
+		})
+		switch {
+		case back:
+			wm.backBy = time.Time{}
+		case now.After(wm.backBy):
+			w.violation("not back "+name, "%s was restarted, resumed or healed %v ago and is not back in the view and etcd's member list (member confirmed: %v); %s",
+				name, backWithin, wm.memberID != 0, w.removalLine(name))
+			wm.backBy = time.Time{}
+		}
+	}
+}
+
+// checkDelegates checks parts 3 and 4 of the invariant.
+func (w *membershipWatch) checkDelegates(answers map[string]polled) {
+	now := time.Now()
+	named := map[string][]string{} // delegate → the machines with quorum that name it
+	var actingWith, actingWithout []string
+	for _, name := range slices.Sorted(maps.Keys(answers)) {
+		st := answers[name].st
+		if st.quorum() && st.Delegate != "" && w.machines[name].state == stateUp {
+			named[st.Delegate] = append(named[st.Delegate], name)
+		}
+		switch {
+		case st.Acting && st.quorum():
+			actingWith = append(actingWith, name)
+		case st.Acting:
+			actingWithout = append(actingWithout, name)
+		}
+	}
+	w.disagreeSince = persists(w.disagreeSince, len(named) > 1, now)
+	if !w.disagreeSince.IsZero() && now.Sub(w.disagreeSince) > agreeWithin {
+		w.violation("delegate disagreement", "machines with quorum name different delegates for over %v: %v", agreeWithin, named)
+	}
+	w.doubleSince = persists(w.doubleSince, len(actingWith) > 0 && len(actingWithout) > 0, now)
+	if !w.doubleSince.IsZero() && now.Sub(w.doubleSince) > agreeWithin {
+		w.violation("double delegate", "%v act as delegate without quorum beside %v with quorum for over %v",
+			actingWithout, actingWith, agreeWithin)
+	}
+}
+
+// persists returns since when a condition holds: since if it held already, now if it starts
+// now, zero when it does not hold.
+func persists(since time.Time, holds bool, now time.Time) time.Time {
+	switch {
+	case !holds:
+		return time.Time{}
+	case since.IsZero():
+		return now
+	}
+	return since
+}
+
+// violation fails the test once per key. Called with w.mu held.
+func (w *membershipWatch) violation(key, format string, args ...any) {
+	if w.reported[key] {
+		return
+	}
+	w.reported[key] = true
+	w.t.Errorf("membership invariant: "+format, args...)
+}
+
+// removalLine is the last log line of any machine that says it removed name's member.
+func (w *membershipWatch) removalLine(name string) string {
+	var last string
+	for _, wm := range w.machines {
+		f, err := os.Open(wm.log)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.Contains(line, "removes unreachable member") && strings.Contains(line, "dead="+name+" ") {
+				last = wm.name + ": " + line
+			}
+		}
+		f.Close()
+	}
+	if last == "" {
+		return "no machine logged removing it"
+	}
+	return fmt.Sprintf("log line: %s", last)
+}

@@ -1,0 +1,64 @@
+package integration
+
+import (
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// searchCerts maps a secure search server's base URL to its certificate file.
+var searchCerts sync.Map
+
+// startSearch starts a search server the way make run does — HTTPS with a certificate of the
+// test CA, verifying the delegates it calls, trusting only the registrations that carry a test
+// alliance's token (testTrustFile) — and returns its base URL (https://...). flags are added to
+// its command line.
+func startSearch(t testing.TB, dir string, flags ...string) (base string, p *proc) {
+	t.Helper()
+	addr := freeAddr(t)
+	name := "search-" + strings.ReplaceAll(addr, ":", "-")
+	files := issueFiles(t, dir, name)
+	args := append([]string{"--listen", addr, "--trust", testTrustFile}, tlsArgs(files)...)
+	p = startProc(t, dir, name, "search", append(args, flags...)...)
+	base = "https://" + addr
+	searchCerts.Store(base, files.CertFile)
+	return base, p
+}
+
+// searchSPKI is the base64 SHA-256 of the public key of the search server at base (what
+// Chromium's --ignore-certificate-errors-spki-list takes), or "" for an open one.
+func searchSPKI(t testing.TB, base string) string {
+	t.Helper()
+	file, ok := searchCerts.Load(base)
+	if !ok {
+		return ""
+	}
+	data, err := os.ReadFile(file.(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	if block == nil {
+		t.Fatalf("%s: no PEM certificate", file)
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
+	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// startOpenSearch starts a search server in the open mode (plain HTTP, no trust file): the
+// variant a few tests keep, for the seed's open deployment.
+func startOpenSearch(t testing.TB, dir string, flags ...string) (base string, p *proc) {
+	t.Helper()
+	addr := freeAddr(t)
+	p = startProc(t, dir, "search-"+strings.ReplaceAll(addr, ":", "-"), "search", append([]string{"--listen", addr}, flags...)...)
+	return "http://" + addr, p
+}
