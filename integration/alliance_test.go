@@ -34,13 +34,18 @@ func head(s []string) []string { return s[:min(3, len(s))] }
 // TestAllianceLifecycle runs one alliance through the life the issue describes: it forms from
 // --peers, answers like the reference, loses a machine to SIGKILL and keeps answering, loses its
 // delegate, gets a machine back with the same command line, gets a new machine with --join, and
-// loses a machine in the middle of a round.
-func TestAllianceLifecycle(t *testing.T) {
-	a := newAlliance(t, "star", map[string][]string{
+// loses a machine in the middle of a round. It runs secure, as make run does.
+func TestAllianceLifecycle(t *testing.T) { testAllianceLifecycle(t, allianceOpts{}) }
+
+// TestAllianceLifecycleOpen is the same life in the seed's open mode (plain HTTP, no token).
+func TestAllianceLifecycleOpen(t *testing.T) { testAllianceLifecycle(t, allianceOpts{open: true}) }
+
+func testAllianceLifecycle(t *testing.T, opts allianceOpts) {
+	a := startAlliance(t, "star", map[string][]string{
 		"m1": {"LY", "UA"},
 		"m2": {"LH"},
 		"m3": {"AF", "BA"},
-	})
+	}, opts)
 	queries := busyQueries(a.activeData(), 4)
 	queries = append(queries, query{src: queries[0].src, dst: queries[0].dst, date: testDate, sellers: []string{"LY", "LH"}})
 
