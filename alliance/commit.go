@@ -90,7 +90,7 @@ func (m *Machine) publish(ctx context.Context) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	if _, err := m.tree.Multi(ctx, ops...); err != nil {
+	if _, err := m.tree().Multi(ctx, ops...); err != nil {
 		// The write may have been applied although the call failed: learn what the tree holds
 		// now, so that the next attempt changes what still differs instead of failing forever.
 		m.resyncPublishedLocked(ctx)
@@ -103,11 +103,11 @@ func (m *Machine) publish(ctx context.Context) error {
 
 // resyncPublishedLocked reads this machine's entries back into m.published (publishMu held).
 func (m *Machine) resyncPublishedLocked(ctx context.Context) {
-	value, _, err := m.tree.Get(ctx, m.keys.machine(m.cfg.Name))
+	value, _, err := m.tree().Get(ctx, m.keys.machine(m.cfg.Name))
 	if err != nil && !errors.Is(err, coord.ErrNoNode) {
 		return
 	}
-	holders, _, err := m.tree.Descendants(ctx, m.keys.sellers())
+	holders, _, err := m.tree().Descendants(ctx, m.keys.sellers())
 	if err != nil {
 		return
 	}

@@ -41,7 +41,7 @@ type Machine struct {
 	sec     security  // token and TLS
 
 	member  atomic.Pointer[coord.Member]
-	tree    *coord.Tree
+	treeNow atomic.Pointer[coord.Tree] // the tree of the member's current incarnation
 	sess    atomic.Pointer[coord.Session]
 	leaving atomic.Bool
 	acting  atomic.Bool // acting as the alliance's delegate (registered with the search servers)
@@ -108,6 +108,10 @@ func New(cfg Config) (*Machine, error) {
 	return m, nil
 }
 
+// tree is the coordination tree of the member's current incarnation (replaced when the member
+// is started again).
+func (m *Machine) tree() *coord.Tree { return m.treeNow.Load() }
+
 // startAttempts is how often a machine tries to start its etcd member before giving up.
 const startAttempts = 5
 
@@ -170,7 +174,7 @@ func (m *Machine) Run(ctx context.Context) error {
 // (then it leaves the alliance), the HTTP server fails, or the member stops (stopped is true).
 func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serveErr <-chan error) (stopped bool, err error) {
 	m.member.Store(member)
-	m.tree = coord.NewTree(member.Client())
+	m.treeNow.Store(coord.NewTree(member.Client()))
 
 	work, stopWork := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -182,12 +186,12 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
-	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.machines(), m.log, m.view.apply) })
-	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.catalog(), m.log, m.catalog.apply) })
-	run(func(ctx context.Context) { followDescendants(ctx, m.tree, m.keys.seats(), m.log, m.seats.apply) })
-	run(func(ctx context.Context) { follow(ctx, m.tree, m.keys.holds(), m.log, m.holds.apply) })
-	joined := make(chan error, 1)
-	go func() { joined <- m.joinAlliance(work) }()
+	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.machines(), m.log, m.view.apply) })
+	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.catalog(), m.log, m.catalog.apply) })
+	run(func(ctx context.Context) { followDescendants(ctx, m.tree(), m.keys.seats(), m.log, m.seats.apply) })
+	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.holds(), m.log, m.holds.apply) })
+	joined := make(chan error, 1) // never blocks the join, which ends with work
+	run(func(ctx context.Context) { joined <- m.joinAlliance(ctx) })
 	select {
 	case err := <-joined:
 		if err != nil {

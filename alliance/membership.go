@@ -72,7 +72,7 @@ func (m *Machine) tryJoin(ctx context.Context) error {
 	m.published.roles = map[string]placement.Role{}
 	m.publishMu.Unlock()
 	value, _ := json.Marshal(m.entry())
-	if _, err := m.tree.Create(ctx, m.keys.machine(m.cfg.Name), value, coord.Ephemeral(sess)); err != nil {
+	if _, err := m.tree().Create(ctx, m.keys.machine(m.cfg.Name), value, coord.Ephemeral(sess)); err != nil {
 		_ = sess.Close(ctx)
 		return fmt.Errorf("machine entry: %w", err)
 	}
@@ -86,12 +86,12 @@ func (m *Machine) tryJoin(ctx context.Context) error {
 // removeStaleEntries deletes entries an earlier incarnation of this machine left behind.
 func (m *Machine) removeStaleEntries(ctx context.Context) error {
 	var ops []coord.Op
-	if ok, _, err := m.tree.Exists(ctx, m.keys.machine(m.cfg.Name)); err != nil {
+	if ok, _, err := m.tree().Exists(ctx, m.keys.machine(m.cfg.Name)); err != nil {
 		return err
 	} else if ok {
 		ops = append(ops, coord.OpDelete(m.keys.machine(m.cfg.Name)))
 	}
-	holders, _, err := m.tree.Descendants(ctx, m.keys.sellers())
+	holders, _, err := m.tree().Descendants(ctx, m.keys.sellers())
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (m *Machine) removeStaleEntries(ctx context.Context) error {
 		return nil
 	}
 	m.log.Info("removing entries of an earlier incarnation of this machine", "entries", len(ops))
-	_, err = m.tree.Multi(ctx, ops...)
+	_, err = m.tree().Multi(ctx, ops...)
 	return err
 }
 
@@ -112,7 +112,7 @@ func (m *Machine) removeStaleEntries(ctx context.Context) error {
 // seller whose every copy is later lost is reported missing rather than forgotten.
 func (m *Machine) recordCatalog(ctx context.Context) error {
 	for _, s := range m.store.broughtCodes() {
-		if _, err := m.tree.Create(ctx, m.keys.catalogEntry(s), nil); err != nil && !errors.Is(err, coord.ErrNodeExists) {
+		if _, err := m.tree().Create(ctx, m.keys.catalogEntry(s), nil); err != nil && !errors.Is(err, coord.ErrNodeExists) {
 			return fmt.Errorf("catalog entry of seller %s: %w", s, err)
 		}
 	}

@@ -62,7 +62,7 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 		return !m.view.heldByOthers(code, m.cfg.Name)
 	})
 	value, _ := json.Marshal(me)
-	barrier := coord.NewBarrier(m.tree, m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
+	barrier := coord.NewBarrier(m.tree(), m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
 	values, err := barrier.Enter(roundCtx, value)
 	if err != nil {
 		out.Err = m.abandon(barrier, roundCtx, err)
@@ -134,7 +134,7 @@ func (m *Machine) cancelWhenSuperseded(ctx context.Context, cancel context.Cance
 func (m *Machine) participants(ctx context.Context, rev int64) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	children, _, err := m.tree.ChildrenData(ctx, m.keys.machines(), rev)
+	children, _, err := m.tree().ChildrenData(ctx, m.keys.machines(), rev)
 	if err != nil {
 		return nil, fmt.Errorf("machines at revision %d: %w", rev, err)
 	}
