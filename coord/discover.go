@@ -56,6 +56,16 @@ func (v *clusterView) expectsBootstrap(c Config) bool {
 	return false
 }
 
+// listsPeer reports whether a member with peer URL u is listed.
+func (v *clusterView) listsPeer(u string) bool {
+	for _, m := range v.members {
+		if slices.Contains(m.PeerURLs, u) {
+			return true
+		}
+	}
+	return false
+}
+
 // has reports whether the member with id is listed.
 func (v *clusterView) has(id uint64) bool {
 	for _, m := range v.members {

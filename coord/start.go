@@ -73,6 +73,15 @@ func restart(ctx context.Context, cfg Config) (*embed.Etcd, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Ask first: a running member that no longer lists this member's peer URL means it was
+	// removed. Starting etcd on the old data anyway would have it told so and stop itself, and
+	// etcd 3.7 can panic when it stops under a serializable read that another machine's client
+	// sent it meanwhile (bbolt's closed transaction) — the whole machine would die.
+	if v := discover(ctx, cfg, nil); v != nil && !v.listsPeer(cfg.PeerURL) {
+		cfg.Logger.Warn("coord member is no longer listed by the running cluster: treating it as removed",
+			"member", cfg.Name, "asked", v.source)
+		return nil, fmt.Errorf("%w: member %q is not listed by %s", ErrRemoved, cfg.Name, v.source)
+	}
 	// A member removed while it was down may never be told (its peers answer 410 Gone only on
 	// streams it may never get), and would wait forever to be ready. While it waits, it asks
 	// the running cluster for its committed member list.
