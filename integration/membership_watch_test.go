@@ -215,7 +215,9 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 				w.violation("removed "+name, "the etcd member %x of %s, a running machine the test did not fault, was removed (as %s lists the members: %v); %s",
 					wm.memberID, name, other, y.Member.Members, w.removalLine(name))
 			}
-			if wm.memberID == 0 && answered && own.st.Member != nil && y.lists(own.st.Member.ID) {
+			// Only another machine confirms: one just resumed may still believe, for a few
+			// seconds, that it leads a cluster that has removed it.
+			if wm.memberID == 0 && answered && other != name && own.st.Member != nil && y.lists(own.st.Member.ID) {
 				wm.memberID = own.st.Member.ID
 			}
 		}
@@ -243,7 +245,12 @@ func (w *membershipWatch) checkDelegates(answers map[string]polled) {
 	var actingWith, actingWithout []string
 	for _, name := range slices.Sorted(maps.Keys(answers)) {
 		st := answers[name].st
-		if st.quorum() && st.Delegate != "" && w.machines[name].state == stateUp {
+		if wm := w.machines[name]; wm.state != stateUp || wm.memberID == 0 {
+			// Not (yet) confirmed a member by another machine since its last start or fault:
+			// its claim of quorum may be stale (see checkMembers).
+			continue
+		}
+		if st.quorum() && st.Delegate != "" {
 			named[st.Delegate] = append(named[st.Delegate], name)
 		}
 		switch {
