@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"flightalliance/internal/pki"
+)
+
+// config is an airline server's command line, parsed and checked. What the flags alone can tell
+// is checked here (and the token file read), so that a refused command line exits before anything
+// starts; what needs the whole configuration (names, URLs, seller files) alliance.New checks.
+type config struct {
+	name, alliance                 string
+	listen, advertiseURL           string
+	peerListen, clientListen       string
+	peerAdvertise, clientAdvertise string // "" when the members reach the listen addresses
+	peers                          string
+	join, search                   []string
+	dataDir                        string
+	sessionTTL, deadGrace          time.Duration
+	maxVoters                      int
+	minConnection                  time.Duration
+	callTimeout, hedgeAfter        time.Duration
+	cacheSize                      int // 0 disables the cache
+	startTimeout                   time.Duration
+	forceNewCluster                bool
+	logLevel                       slog.Level
+	token                          string // "" without --token-file: the alliance runs open
+	tls                            pki.Files
+	sellers                        map[string]string // code → CSV file
+}
+
+// flagError is a command line the flag package refused; it has already told the user why and
+// printed the usage. flag.ErrHelp (--help) is one too.
+type flagError struct{ error }
+
+func (e flagError) Unwrap() error { return e.error }
+
+// listFlag is a repeatable flag; each use may also hold a comma-separated list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+// parseConfig parses args, writing the flag package's complaints and usage to output. Its
+// errors name the flag at fault; a flagError has already been reported on output.
+func parseConfig(args []string, output io.Writer) (config, error) {
+	var (
+		c                            config
+		logLevel, tokenFile          string
+		sellers, join, searchServers listFlag
+	)
+	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
+	fs.SetOutput(output)
+	fs.StringVar(&c.name, "name", "", "machine name, unique in the alliance (required)")
+	fs.StringVar(&c.alliance, "alliance", "", "alliance name (required)")
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:8101", "host:port for the SOAP services, /status, /healthz, /metrics")
+	fs.StringVar(&c.advertiseURL, "advertise-url", "", "base URL other machines and search servers use to reach --listen (default http://<listen>)")
+	fs.StringVar(&c.peerListen, "peer-listen", "127.0.0.1:2381", "host:port of the embedded etcd member's peer URL")
+	fs.StringVar(&c.clientListen, "client-listen", "127.0.0.1:2391", "host:port of the embedded etcd member's client URL")
+	fs.StringVar(&c.peerAdvertise, "peer-advertise", "", "host:port the other members use to reach --peer-listen, when it differs (a proxy in front of it); default --peer-listen")
+	fs.StringVar(&c.clientAdvertise, "client-advertise", "", "host:port others use to reach --client-listen, when it differs; default --client-listen")
+	fs.StringVar(&c.peers, "peers", "", "initial members, name=http://host:port,... (the alliance bootstrapped together)")
+	fs.StringVar(&c.dataDir, "data-dir", "", "directory for this machine's etcd data (default var/<name>)")
+	fs.DurationVar(&c.sessionTTL, "session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 2s)")
+	fs.DurationVar(&c.deadGrace, "dead-member-grace", 10*time.Second, "how long an etcd member may be unreachable before it is removed")
+	fs.IntVar(&c.maxVoters, "max-voters", 5, "etcd voting members at most; further machines are learners")
+	fs.DurationVar(&c.minConnection, "min-connection", 30*time.Minute, "minimum connection time between two flights")
+	fs.DurationVar(&c.callTimeout, "call-timeout", 2*time.Second, "timeout of every call to another machine")
+	fs.DurationVar(&c.hedgeAfter, "hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too")
+	fs.IntVar(&c.cacheSize, "cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
+	fs.DurationVar(&c.startTimeout, "etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
+	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
+	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open")
+	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
+	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")
+	fs.StringVar(&c.tls.CAFile, "tls-ca", "", "CA file: callers and etcd peers must present certificates it signed; the servers this machine calls are verified with it")
+	fs.Var(&sellers, "seller", "CODE=path/to/CODE.csv, a seller this machine brings (repeatable)")
+	fs.Var(&join, "join", "client URLs of running members, to join a running alliance (repeatable or comma-separated)")
+	fs.Var(&searchServers, "search", "search server base URL to register with while delegate (repeatable or comma-separated)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, flagError{err}
+	}
+	c.join, c.search = join, searchServers
+
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
+		return config{}, fmt.Errorf("--log-level: %w", err)
+	}
+	var err error
+	if c.sellers, err = sellerFiles(sellers); err != nil {
+		return config{}, err
+	}
+	if c.dataDir == "" {
+		c.dataDir = "var/" + c.name
+	}
+	if tokenFile != "" {
+		if c.token, err = pki.ReadToken(tokenFile); err != nil {
+			return config{}, err // it names token-file
+		}
+	}
+	if err := c.tls.Check(); err != nil {
+		return config{}, fmt.Errorf("--%w", err) // it names the flag without its dashes
+	}
+	if c.cacheSize < 0 {
+		return config{}, errors.New("--cache-size: must be 0 or more")
+	}
+	return c, nil
+}
+
+// sellerFiles maps each seller code of --seller CODE=file to its file.
+func sellerFiles(sellers []string) (map[string]string, error) {
+	files := map[string]string{}
+	for _, s := range sellers {
+		code, file, ok := strings.Cut(s, "=")
+		if !ok || code == "" || file == "" {
+			return nil, fmt.Errorf("--seller: %q is not CODE=path", s)
+		}
+		if _, dup := files[code]; dup {
+			return nil, fmt.Errorf("--seller: %s given twice", code)
+		}
+		files[code] = file
+	}
+	return files, nil
+}

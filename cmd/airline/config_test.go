@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConfigRefusesBadFlags: every command line the config step refuses is refused with an error
+// naming the flag, before anything is built or started; the flag package's own refusals are
+// flagErrors, already explained on the output with the usage.
+func TestConfigRefusesBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	open := filepath.Join(dir, "open.token")
+	if err := os.WriteFile(open, []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args        []string
+		want        string
+		flagPackage bool // refused by the flag package, which has written want on the output
+	}{
+		{[]string{"--log-level", "loud"}, "--log-level", false},
+		{[]string{"--cache-size", "-1"}, "--cache-size", false},
+		{[]string{"--seller", "LY"}, "--seller", false},
+		{[]string{"--seller", "=LY.csv"}, "--seller", false},
+		{[]string{"--seller", "LY=a.csv,LY=b.csv"}, "--seller: LY given twice", false},
+		{[]string{"--tls-key", "k.pem"}, "--tls-cert", false},
+		{[]string{"--tls-cert", "c.pem"}, "--tls-key", false},
+		{[]string{"--tls-ca", "ca.pem"}, "--tls-ca", false},
+		{[]string{"--token-file", filepath.Join(dir, "missing")}, "token-file", false},
+		{[]string{"--token-file", open}, "token-file", false},
+		{[]string{"--name", "m1", "extra"}, `unexpected argument "extra"`, false},
+		{[]string{"--max-voters", "many"}, "-max-voters", true},
+		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
+		{[]string{"--no-such-flag"}, "-no-such-flag", true},
+	} {
+		var out bytes.Buffer
+		_, err := parseConfig(tc.args, &out)
+		var refused flagError
+		switch {
+		case err == nil:
+			t.Errorf("%v: accepted", tc.args)
+		case errors.As(err, &refused) != tc.flagPackage:
+			t.Errorf("%v: %v; refused by the flag package: %v, want %v", tc.args, err, !tc.flagPackage, tc.flagPackage)
+		case tc.flagPackage && !strings.Contains(out.String(), tc.want):
+			t.Errorf("%v: the flag package wrote %q, which does not mention %q", tc.args, out.String(), tc.want)
+		case !tc.flagPackage && (!strings.Contains(err.Error(), tc.want) || out.Len() > 0):
+			t.Errorf("%v: %v (output %q), want an error mentioning %q and no output", tc.args, err, out.String(), tc.want)
+		}
+	}
+}
+
+// TestConfigBuildsTheMachine: a command line with defaults left alone becomes the machine the
+// flags' help promises, and the advertised addresses, TLS and a disabled cache reach the
+// machine's configuration.
+func TestConfigBuildsTheMachine(t *testing.T) {
+	c, err := parseConfig([]string{"--name", "m1", "--alliance", "star", "--seller", "LY=ly.csv", "--seller", "UA=ua.csv",
+		"--join", "http://a:1,http://b:2", "--join", "http://c:3"}, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := allianceConfig(c, nil)
+	m := cfg.Member
+	switch {
+	case cfg.Name != "m1" || m.Name != "m1" || cfg.Alliance != "star" || m.ClusterToken != "flightalliance-star":
+		t.Errorf("names: %q %q %q %q", cfg.Name, m.Name, cfg.Alliance, m.ClusterToken)
+	case len(cfg.Sellers) != 2 || cfg.Sellers["LY"] != "ly.csv" || cfg.Sellers["UA"] != "ua.csv":
+		t.Errorf("sellers: %v", cfg.Sellers)
+	case strings.Join(m.Join, " ") != "http://a:1 http://b:2 http://c:3" || cfg.SearchURLs != nil:
+		t.Errorf("join %q, search %q", m.Join, cfg.SearchURLs)
+	case m.DataDir != "var/m1" || cfg.Listen != "127.0.0.1:8101" || cfg.CacheSize != 4096 || m.MaxVoters != 5:
+		t.Errorf("defaults: data dir %q, listen %q, cache %d, voters %d", m.DataDir, cfg.Listen, cfg.CacheSize, m.MaxVoters)
+	case m.PeerURL != "http://127.0.0.1:2381" || m.ListenPeerURL != m.PeerURL || m.ClientURL != "http://127.0.0.1:2391" || m.ListenClientURL != m.ClientURL:
+		t.Errorf("etcd URLs: %q %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL, m.ListenClientURL)
+	case cfg.Token != "" || cfg.TLS.Enabled() || m.StartTimeout < 50*365*24*time.Hour:
+		t.Errorf("token %q, TLS %+v, start timeout %s", cfg.Token, cfg.TLS, m.StartTimeout)
+	}
+
+	token := filepath.Join(t.TempDir(), "alliance.token")
+	if err := os.WriteFile(token, []byte(" secret \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = parseConfig([]string{"--name", "m2", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--cache-size", "0",
+		"--peer-listen", "0.0.0.0:2381", "--peer-advertise", "m2.example:2381", "--etcd-start-timeout", "1m", "--token-file", token}, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = allianceConfig(c, nil)
+	m = cfg.Member
+	switch {
+	case m.PeerURL != "https://m2.example:2381" || m.ListenPeerURL != "https://0.0.0.0:2381" || m.ClientURL != "https://127.0.0.1:2391":
+		t.Errorf("etcd URLs: %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL)
+	case cfg.CacheSize >= 0:
+		t.Errorf("--cache-size 0: alliance cache size %d, want negative (disabled)", cfg.CacheSize)
+	case cfg.Token != "secret" || m.StartTimeout != time.Minute:
+		t.Errorf("token %q, start timeout %s", cfg.Token, m.StartTimeout)
+	}
+}
