@@ -10,6 +10,8 @@
 //   - sessions (a lease kept alive in the background);
 //   - a Tree of absolute paths whose etcd keys are the paths themselves, with
 //     ephemeral nodes, versions, atomic Multi and resumable Watch;
+//   - Follow and Mirror: a folder of the tree kept as local state, by one
+//     listing and then a watch from the revision after it;
 //   - a decisive double Barrier, fenced exclusive and shared locks, a
 //     lowest-name election and a lease election, and event callbacks.
 //

@@ -2,8 +2,8 @@ package coord
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -15,65 +15,57 @@ import (
 // ephemeral) entries under it. It sends the current value first, then
 // again whenever it changes ("" when there are no children), until ctx
 // ends; then the channel is closed. A reader that falls behind sees every
-// value in order (the channel is not lossy).
+// value in order (the channel is not lossy). The channel is closed at once
+// for an invalid prefix, and when the tree's client is closed.
 func LowestName(ctx context.Context, t *Tree, prefix string) <-chan string {
 	out := make(chan string, 1)
+	send := func(name string) func() {
+		return func() {
+			select {
+			case out <- name:
+			case <-ctx.Done():
+			}
+		}
+	}
+	// The send is the fold's after: it runs outside the mirror's lock, in
+	// event order, and holds the watch back while the reader is behind.
+	m := NewMirror(lowestName{names: map[string]bool{}}, func(s *lowestName, ev Event) func() {
+		foldNames(s.names, ev)
+		low := lowest(s.names)
+		if s.sent && low == s.last {
+			return nil
+		}
+		s.last, s.sent = low, true
+		return send(low)
+	})
 	go func() {
 		defer close(out)
-		names := map[string]bool{}
-		var from int64
-		for ctx.Err() == nil {
-			children, rev, err := t.Children(ctx, prefix)
-			if err == nil {
-				for _, c := range children {
-					names[c] = true
-				}
-				from = rev + 1
-				break
-			}
-			if errors.Is(err, ErrBadPath) || t.cli.Ctx().Err() != nil {
-				return
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(200 * time.Millisecond):
-			}
-		}
-		last := "\x00unset"
-		emit := func() bool {
-			low := lowest(names)
-			if low == last {
-				return true
-			}
-			last = low
-			select {
-			case out <- low:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		if ctx.Err() != nil || !emit() {
-			return
-		}
-		for ev := range t.Watch(ctx, prefix, WatchOptions{Children: true, FromRevision: from}) {
-			switch ev.Type {
-			case EventCreated, EventChanged:
-				names[ev.Name] = true
-			case EventDeleted:
-				delete(names, ev.Name)
-			case EventResync:
-				clear(names)
-				for _, c := range ev.Children {
-					names[c.Name] = true
-				}
-			}
-			if !emit() {
-				return
-			}
-		}
+		m.Follow(ctx, t, prefix, WatchOptions{Children: true}, slog.New(slog.DiscardHandler))
 	}()
 	return out
+}
+
+// lowestName is LowestName's state: the child names, and the lowest one
+// last sent (sent is false before the first).
+type lowestName struct {
+	names map[string]bool
+	last  string
+	sent  bool
+}
+
+// foldNames applies one event of a children watch to a set of names.
+func foldNames(names map[string]bool, ev Event) {
+	switch ev.Type {
+	case EventCreated, EventChanged:
+		names[ev.Name] = true
+	case EventDeleted:
+		delete(names, ev.Name)
+	case EventResync:
+		clear(names)
+		for _, c := range ev.Children {
+			names[c.Name] = true
+		}
+	}
 }
 
 func lowest(names map[string]bool) string {
