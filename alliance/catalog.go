@@ -1,9 +1,10 @@
 package alliance
 
 import (
+	"context"
+	"log/slog"
 	"maps"
 	"slices"
-	"sync"
 
 	"flightalliance/coord"
 )
@@ -12,41 +13,37 @@ import (
 // seller), followed from the tree. A seller in the catalog that no live machine holds is missing,
 // and a search says so instead of answering as if it never existed.
 type catalog struct {
-	mu      sync.RWMutex
-	sellers map[string]bool
-	listed  bool
+	mirror *coord.Mirror[map[string]bool]
 }
 
-func newCatalog() *catalog { return &catalog{sellers: map[string]bool{}} }
+func newCatalog() *catalog { return &catalog{mirror: coord.NewMirror(map[string]bool{}, foldCatalog)} }
 
-// apply folds one event of the catalog folder (see follow) into the set.
-func (c *catalog) apply(ev coord.Event) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// follow keeps the catalog from its folder until ctx ends.
+func (c *catalog) follow(ctx context.Context, t *coord.Tree, dir string, log *slog.Logger) {
+	c.mirror.Follow(ctx, t, dir, coord.WatchOptions{Children: true}, log)
+}
+
+// foldCatalog folds one event of the catalog folder into the set.
+func foldCatalog(sellers *map[string]bool, ev coord.Event) func() {
 	switch ev.Type {
 	case coord.EventCreated, coord.EventChanged:
-		c.sellers[ev.Name] = true
+		(*sellers)[ev.Name] = true
 	case coord.EventDeleted:
-		delete(c.sellers, ev.Name)
+		delete(*sellers, ev.Name)
 	case coord.EventResync:
-		c.sellers = map[string]bool{}
+		*sellers = make(map[string]bool, len(ev.Children))
 		for _, ch := range ev.Children {
-			c.sellers[ch.Name] = true
+			(*sellers)[ch.Name] = true
 		}
-		c.listed = true
 	}
+	return nil
 }
 
 // list returns the sellers of the catalog, sorted.
-func (c *catalog) list() []string {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return slices.Sorted(maps.Keys(c.sellers))
+func (c *catalog) list() (sellers []string) {
+	c.mirror.Read(func(s *map[string]bool) { sellers = slices.Sorted(maps.Keys(*s)) })
+	return sellers
 }
 
 // isListed reports whether the catalog has been listed at least once.
-func (c *catalog) isListed() bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.listed
-}
+func (c *catalog) isListed() bool { return c.mirror.Listed() }

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/placement"
@@ -16,21 +15,22 @@ import (
 )
 
 // commit adopts the plan of a committed round on this machine: the new assignment becomes the
-// store's, the machine's own tree entries are rewritten where they changed, and the copies it no
-// longer holds are dropped once the tree shows their new holders (or after a grace period).
-func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result, fetched map[string]*flight.Seller) error {
+// store's and the machine's own tree entries are rewritten where they changed. It returns the
+// sellers this machine no longer holds: the round loop drops their copies once the tree shows
+// their new holders (or after a grace period).
+func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result, fetched map[string]*flight.Seller) (unassigned []string, err error) {
 	mine := placement.Assignment{Name: m.cfg.Name, Primaries: []string{}, Backups: []string{}}
 	for _, a := range plan.Assignments {
 		if a.Name == m.cfg.Name {
 			mine = a
 		}
 	}
-	unassigned, err := m.store.commit(gen, mine, fetched)
+	unassigned, err = m.store.commit(gen, mine, fetched)
 	if err != nil {
 		// The others adopted the plan; this machine cannot. Its entries keep saying what it
 		// really holds, and a new round (asked for by the caller) repairs the difference.
 		m.log.Error("cannot adopt the committed plan", "err", err)
-		return fmt.Errorf("adopting the committed plan: %w", err)
+		return nil, fmt.Errorf("adopting the committed plan: %w", err)
 	}
 	m.metrics.transfers.Add(float64(len(fetched)))
 	for _, sel := range fetched {
@@ -42,10 +42,7 @@ func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result,
 		m.log.Error("publishing this machine's entries failed; will retry", "err", err)
 		m.republish.Store(true)
 	}
-	if len(unassigned) > 0 {
-		go m.dropWhenPublished(ctx, gen, plan, unassigned)
-	}
-	return nil
+	return unassigned, nil
 }
 
 // publish writes this machine's entries — the machine entry and one entry per held seller —
@@ -138,48 +135,4 @@ func (m *Machine) entry() machineEntry {
 		Epoch:     m.roundEpoch.Load(),
 		Brings:    h.Brings,
 	}
-}
-
-// dropWhenPublished drops the copies this machine no longer holds once every machine of the plan
-// has published its new assignment (so the delegate routes around this machine), or after the
-// grace period, whichever comes first.
-func (m *Machine) dropWhenPublished(ctx context.Context, gen uint64, plan placement.Result, codes []string) {
-	grace := time.NewTimer(m.cfg.DropGrace)
-	defer grace.Stop()
-	for !m.planPublished(plan) {
-		select {
-		case <-ctx.Done():
-			return
-		case <-grace.C:
-			m.log.Info("dropping copies after the grace period; not every machine has published its entries yet", "sellers", codes)
-			m.drop(gen, codes)
-			return
-		case <-m.view.wait():
-		}
-	}
-	m.drop(gen, codes)
-}
-
-func (m *Machine) drop(gen uint64, codes []string) {
-	if dropped := m.store.drop(gen, codes); len(dropped) > 0 {
-		m.log.Info("dropped copies no longer assigned here", "sellers", dropped)
-	}
-}
-
-// planPublished reports whether the view shows every assignment of the plan.
-func (m *Machine) planPublished(plan placement.Result) bool {
-	current := map[string]machineEntry{}
-	for _, e := range m.view.entries() {
-		current[e.Name] = e
-	}
-	for _, a := range plan.Assignments {
-		e, ok := current[a.Name]
-		if !ok {
-			continue // it died since: the next round deals with it
-		}
-		if !slices.Equal(e.Primaries, a.Primaries) || !slices.Equal(e.Backups, a.Backups) {
-			return false
-		}
-	}
-	return true
 }

@@ -79,9 +79,11 @@ func (m *Machine) fetchSeller(ctx context.Context, from, seller string, role pla
 	return asm.Seller()
 }
 
-// fetchAll fetches every copy the plan gives this machine. A source that does not answer is
-// retried, then the seller's other holder in the snapshot is tried; the round is abandoned only
-// when the membership moves on (a dead source's lease expires) or ctx ends.
+// fetchAll fetches every copy the plan gives this machine. Each attempt asks the next of the
+// copy's sources in turn (the planner's source, then every other holder of the same version in
+// the snapshot, then the planner's source again, …), with a growing backoff between attempts;
+// the round is abandoned only when the membership moves on (a dead source's lease expires) or
+// ctx ends.
 func (m *Machine) fetchAll(ctx context.Context, plan placement.Result, holdings map[string]holding) (map[string]*flight.Seller, error) {
 	fetched := map[string]*flight.Seller{}
 	for _, t := range plan.Transfers {

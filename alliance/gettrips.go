@@ -36,7 +36,7 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	if err != nil {
 		return nil, err
 	}
-	if !m.view.isListed() || !m.catalog.isListed() || !m.seats.isListed() {
+	if !m.view.isListed() || !m.catalog.isListed() || !m.seats.Listed() {
 		// Until this machine has read the alliance's machines and catalog once it does not know
 		// every seller, and an answer could look complete while missing some; until it has read
 		// the booked seats, it would show seats already sold.
@@ -65,7 +65,7 @@ func (m *Machine) getTrips(ctx context.Context, req *soap.GetTripsRequest) (*soa
 	page, total := list.page(ctl, m.cfg.Alliance, m.cache.enabled() && len(missing) == 0)
 	resp := &soap.GetTripsResponse{
 		Alliance:       m.cfg.Alliance,
-		Trips:          m.seats.withSeatsLeft(page),
+		Trips:          withSeatsLeft(page, m.seats),
 		Complete:       len(missing) == 0,
 		MissingSellers: missing,
 		Total:          total,

@@ -30,21 +30,3 @@ func (k keys) catalog() string { return k.root + "/catalog" }
 
 // round is the barrier of the placement round for a membership revision.
 func (k keys) round(id string) string { return path.Join(k.root, "rounds", id) }
-
-// booking is a booking's record (JSON, booking.Record).
-func (k keys) booking(id string) string { return path.Join(k.root, "bookings", id) }
-
-// seats is the folder of the booked-seat counters, one per booked flight: seats/<seller>/<flight>.
-func (k keys) seats() string { return k.root + "/seats" }
-
-// seat is the counter of the seats booked (held or confirmed) on one flight, a decimal number.
-func (k keys) seat(seller, number string) string { return path.Join(k.root, "seats", seller, number) }
-
-// idempotency is the record of an idempotency key (booking.Idempotency), named by its hash.
-func (k keys) idempotency(keyHash string) string { return path.Join(k.root, "idempotency", keyHash) }
-
-// holds is the folder of the open holds: holds/<booking id> = its expiry (RFC 3339).
-func (k keys) holds() string { return k.root + "/holds" }
-
-// hold is one open hold's entry.
-func (k keys) hold(id string) string { return path.Join(k.root, "holds", id) }

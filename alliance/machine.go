@@ -19,6 +19,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
 	"flightalliance/soap"
@@ -26,19 +27,20 @@ import (
 
 // Machine is one airline server.
 type Machine struct {
-	cfg     Config
-	log     *slog.Logger
-	keys    keys
-	store   *store
-	view    *view
-	metrics *metrics
-	cache   *answerCache
-	clients *peerClients
-	catalog *catalog
-	seats   *seatBook // booked seats, followed from etcd
-	holds   *holdBook // open holds, followed from etcd
-	ledger  *ledger   // bookings: etcd transactions
-	sec     security  // token and TLS
+	cfg      Config
+	log      *slog.Logger
+	keys     keys
+	store    *store
+	view     *view
+	metrics  *metrics
+	cache    *answerCache
+	clients  *peerClients
+	catalog  *catalog
+	seats    *ledger.Seats   // booked seats, followed from etcd
+	holds    *ledger.Holds   // open holds, followed from etcd
+	ledger   *ledger.Ledger  // bookings: etcd transactions
+	bookings *ledger.Service // the booking operations
+	sec      security        // token and TLS
 
 	member  atomic.Pointer[coord.Member]
 	treeNow atomic.Pointer[coord.Tree] // the tree of the member's current incarnation
@@ -91,8 +93,8 @@ func New(cfg Config) (*Machine, error) {
 		store:   newStore(brought),
 		metrics: newMetrics(),
 		catalog: newCatalog(),
-		seats:   newSeatBook(),
-		holds:   newHoldBook(),
+		seats:   ledger.NewSeats(cfg.Alliance),
+		holds:   ledger.NewHolds(cfg.Alliance),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
@@ -104,8 +106,26 @@ func New(cfg Config) (*Machine, error) {
 	m.cfg.Member.OnRemoval = chainRemoval(m.metrics.countRemoval, cfg.Member.OnRemoval)
 	m.view = newView(m.log, cache.purge)
 	m.published.roles = map[string]placement.Role{}
-	m.ledger = &ledger{keys: m.keys, now: time.Now, cli: func() *clientv3.Client { return m.member.Load().Client() }}
+	m.ledger = ledger.New(cfg.Alliance, func() *clientv3.Client { return m.member.Load().Client() }, time.Now)
+	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.readyToBook)
 	return m, nil
+}
+
+// readyToBook reports whether this machine has an etcd member and has read the alliance's
+// sellers and machines: until then the booking service refuses requests, nothing done.
+func (m *Machine) readyToBook() bool {
+	return m.member.Load() != nil && m.catalog.isListed() && m.view.isListed()
+}
+
+// lineRank is this machine's place among the live machines by name (0 for the delegate, -1 when
+// it is not among them): the sweep of expired holds takes turns in this order.
+func (m *Machine) lineRank() int {
+	for i, e := range m.view.entries() {
+		if e.Name == m.cfg.Name {
+			return i
+		}
+	}
+	return -1
 }
 
 // tree is the coordination tree of the member's current incarnation (replaced when the member
@@ -186,10 +206,10 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		wg.Add(1)
 		go func() { defer wg.Done(); f(work) }()
 	}
-	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.machines(), m.log, m.view.apply) })
-	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.catalog(), m.log, m.catalog.apply) })
-	run(func(ctx context.Context) { followDescendants(ctx, m.tree(), m.keys.seats(), m.log, m.seats.apply) })
-	run(func(ctx context.Context) { follow(ctx, m.tree(), m.keys.holds(), m.log, m.holds.apply) })
+	run(func(ctx context.Context) { m.view.follow(ctx, m.tree(), m.keys.machines(), m.log) })
+	run(func(ctx context.Context) { m.catalog.follow(ctx, m.tree(), m.keys.catalog(), m.log) })
+	run(func(ctx context.Context) { m.seats.Follow(ctx, m.tree(), m.log) })
+	run(func(ctx context.Context) { m.holds.Follow(ctx, m.tree(), m.log) })
 	joined := make(chan error, 1) // never blocks the join, which ends with work
 	run(func(ctx context.Context) { joined <- m.joinAlliance(ctx) })
 	select {
@@ -205,7 +225,9 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	run(m.roundLoop)
 	run(m.keepMembership)
 	run(m.delegateLoop)
-	run(m.sweepHolds)
+	run(ledger.NewSweep(m.ledger, m.holds, m.lineRank, m.log, func() {
+		m.metrics.bookings.WithLabelValues("expire", "ok").Inc()
+	}).Run)
 	m.log.Info("airline server running", "url", m.cfg.AdvertiseURL, "sellers", slices.Sorted(maps.Keys(m.cfg.Sellers)))
 
 	select {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
@@ -25,6 +26,11 @@ type roundOutcome struct {
 	Plan      placement.Result
 	Fetched   int
 	Err       error
+
+	// Gen and Unassigned, after a commit: the store's generation the round started from, and the
+	// sellers this machine gave away, whose copies it drops once their new holders publish.
+	Gen        uint64
+	Unassigned []string
 }
 
 // runRound takes part in the placement round of membership revision rev:
@@ -51,11 +57,13 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	}
 	m.setPhase(rev, "enter")
 	// A round is abandoned as soon as the membership moves on.
+	var watcher sync.WaitGroup
+	defer watcher.Wait() // the supersession watch ends with the round
 	roundCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	roundCtx, cancelDeadline := context.WithTimeoutCause(roundCtx, m.cfg.RoundTimeout, errRoundTimeout)
 	defer cancelDeadline()
-	go m.cancelWhenSuperseded(roundCtx, cancel, rev)
+	watcher.Go(func() { m.cancelWhenSuperseded(roundCtx, cancel, rev) })
 
 	gen := m.store.generation()
 	me := m.store.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
@@ -95,9 +103,8 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	}
 	out.Committed = true
 	m.setPhase(rev, "commit")
-	if err := m.commit(ctx, gen, plan, fetched); err != nil {
-		out.Err = err
-	}
+	out.Gen = gen
+	out.Unassigned, out.Err = m.commit(ctx, gen, plan, fetched)
 	return out
 }
 

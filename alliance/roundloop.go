@@ -2,56 +2,66 @@ package alliance
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
-// roundLoop runs a placement round for every membership change. A round that fails without the
-// membership moving on (an etcd timeout, a source that cannot send) would never be retried by the
-// others, so after a while this machine asks for a new round by bumping its entry's epoch.
+// roundLoop runs a placement round for every membership change (roundPacer decides when), keeps
+// this machine's entries published, and drops the copies it gave away once their new holders
+// show in the view (pendingDrops). It runs until ctx ends.
 func (m *Machine) roundLoop(ctx context.Context) {
-	var handled int64
-	var retryAt time.Time
+	pacer := roundPacer{retryAfter: 3 * m.cfg.SessionTTL}
+	drops := pendingDrops{}
 	for ctx.Err() == nil {
 		changed := m.view.wait()
-		rev := m.view.membership()
-		if rev > handled && m.inView() && m.sessionLive() {
+		if rev := m.view.membership(); pacer.shouldRun(rev, m.inView() && m.sessionLive()) {
 			start := time.Now()
 			out := m.runRound(ctx, rev)
 			m.recordRound(out, time.Since(start))
-			switch {
-			case out.Committed && out.Err == nil:
-				handled, retryAt = rev, time.Time{}
-			case errors.Is(out.Err, errSuperseded):
+			if out.Committed && out.Err == nil && len(out.Unassigned) > 0 {
+				drops.add(out.Gen, out.Plan, out.Unassigned, time.Now().Add(m.cfg.DropGrace))
+			}
+			if pacer.ran(rev, out, time.Now()) {
 				continue
-			default:
+			}
+			if !out.Committed || out.Err != nil {
 				m.log.Warn("round failed", "round", rev, "committed_elsewhere", out.Committed, "err", out.Err)
-				handled, retryAt = rev, time.Now().Add(3*m.cfg.SessionTTL)
 			}
 		}
-		if m.view.takeRelisted() && m.requestRound(ctx) != nil {
-			retryAt = time.Now().Add(time.Second)
+		if m.view.takeRelisted() {
+			pacer.relisted(m.requestRound(ctx) == nil, time.Now())
 		}
-		if !retryAt.IsZero() && time.Now().After(retryAt) {
-			switch {
-			case m.view.membership() > handled:
-				retryAt = time.Time{}
-			case m.requestRound(ctx) == nil:
-				retryAt = time.Time{}
-			default:
-				retryAt = time.Now().Add(time.Second)
-			}
+		if pacer.shouldAsk(m.view.membership(), time.Now()) {
+			pacer.asked(m.requestRound(ctx) == nil, time.Now())
 		}
 		if m.republish.Load() {
 			if err := m.publish(ctx); err == nil {
 				m.republish.Store(false)
 			}
 		}
+		m.dropDue(&drops)
+		wait := time.Second
+		if next, ok := drops.next(); ok {
+			wait = min(wait, max(time.Until(next), time.Millisecond))
+		}
+		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			return
 		case <-changed:
-		case <-time.After(time.Second):
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+// dropDue drops the copies whose new holders have published their entries, or whose grace
+// period is over.
+func (m *Machine) dropDue(drops *pendingDrops) {
+	for _, d := range drops.due(m.view.entries(), time.Now()) {
+		if d.graceOver {
+			m.log.Info("dropping copies after the grace period; not every machine has published its entries yet", "sellers", d.codes)
+		}
+		if dropped := m.store.drop(d.gen, d.codes); len(dropped) > 0 {
+			m.log.Info("dropped copies no longer assigned here", "sellers", dropped)
 		}
 	}
 }

@@ -8,20 +8,16 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 )
 
-// delegateLoop registers this machine with every search server while it is the delegate (the
-// live machine with the smallest name): at once when it becomes delegate or its alternates
-// change, then every RegisterEvery, so that a restarted search server gets the alliance back
-// within seconds.
+// delegateLoop decides, at every change of the view and every second, whether this machine acts
+// as the alliance's delegate (actingDelegate), and registers it with every search server when
+// the registrar says so.
 func (m *Machine) delegateLoop(ctx context.Context) {
 	client := m.sec.client(min(m.cfg.CallTimeout, time.Second))
-	was := false
-	var registered time.Time
-	var registeredAlternates []string
+	reg := registrar{every: m.cfg.RegisterEvery}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	// The loop ends with its member (removed, restarting) or the machine: it registers no more,
@@ -32,18 +28,16 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 	}()
 	for {
 		changed := m.view.wait()
-		now := m.actingDelegate(ctx, client)
-		if now != was {
-			m.log.Info("delegate role changed", "acting", now, "view_delegate", m.view.delegate())
-			was = now
-			m.acting.Store(now)
-			m.metrics.delegate.Set(boolGauge(now))
-			registered = time.Time{}
-		}
+		acting := m.actingDelegate(ctx, client)
 		alternates := m.alternates()
-		if now && !m.leaving.Load() && (time.Since(registered) >= m.cfg.RegisterEvery || !slices.Equal(alternates, registeredAlternates)) {
+		roleChanged, register := reg.step(acting, m.leaving.Load(), alternates, time.Now())
+		if roleChanged {
+			m.log.Info("delegate role changed", "acting", acting, "view_delegate", m.view.delegate())
+			m.acting.Store(acting)
+			m.metrics.delegate.Set(boolGauge(acting))
+		}
+		if register {
 			m.registerEverywhere(ctx, client, alternates)
-			registered, registeredAlternates = time.Now(), alternates
 		}
 		select {
 		case <-ctx.Done():

@@ -120,13 +120,17 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, doc)
 }
 
+// serveHealth is GET /healthz: the machine answers (200), whether it is registered in its
+// alliance now — its session is live and its view shows its entry (false before it joined,
+// while its member restarts, after its session was lost) — and whether its etcd member sees a
+// quorum.
 func (m *Machine) serveHealth(w http.ResponseWriter, r *http.Request) {
 	quorum := false
 	if member := m.member.Load(); member != nil {
 		quorum = member.Status(r.Context()).HasQuorum
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name, "registered": m.session() != nil,
-		"quorum": quorum})
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name,
+		"registered": m.sessionLive() && m.inView(), "quorum": quorum})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
 	"flightalliance/soap"
 )
@@ -74,25 +75,26 @@ func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
 }
 
 // withSeatsLeft returns trips with each leg's Seats turned from the seats for sale into the seats
-// left now. The trips may be shared by other answers: they are copied, not changed.
-func (b *seatBook) withSeatsLeft(trips []soap.Trip) []soap.Trip {
+// left now, as seats has them. The trips may be shared by other answers: they are copied, not
+// changed.
+func withSeatsLeft(trips []soap.Trip, seats *ledger.Seats) []soap.Trip {
 	out := make([]soap.Trip, len(trips))
 	n := 0
 	for _, t := range trips {
 		n += len(t.Legs)
 	}
 	legs := make([]soap.Leg, 0, n)
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	for i, t := range trips {
-		first := len(legs)
-		for _, l := range t.Legs {
-			if booked := b.booked[flight.Key{Seller: l.Seller, Number: l.Flight}]; booked > 0 {
-				l.Seats = max(0, l.Seats-booked)
+	seats.Reading(func(booked func(flight.Key) int) {
+		for i, t := range trips {
+			first := len(legs)
+			for _, l := range t.Legs {
+				if b := booked(flight.Key{Seller: l.Seller, Number: l.Flight}); b > 0 {
+					l.Seats = max(0, l.Seats-b)
+				}
+				legs = append(legs, l)
 			}
-			legs = append(legs, l)
+			out[i] = soap.Trip{Price: t.Price, Legs: legs[first:len(legs):len(legs)]}
 		}
-		out[i] = soap.Trip{Price: t.Price, Legs: legs[first:len(legs):len(legs)]}
-	}
+	})
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
 	"flightalliance/coord"
 )
@@ -40,8 +41,8 @@ func randomList(rng *rand.Rand, n int) []trip.Trip {
 // the page trip.Select picks converted afresh, for every control; the shared form is not changed.
 func TestTripListPage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	seats := newSeatBook()
-	seats.apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{{Name: "LY/LY1", Value: []byte("3")}, {Name: "LY/LY2", Value: []byte("99")}}})
+	seats := ledger.NewSeats("star")
+	seats.Apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{{Name: "LY/LY1", Value: []byte("3")}, {Name: "LY/LY2", Value: []byte("99")}}})
 	for range 300 {
 		trips := randomList(rng, rng.IntN(30))
 		list := newTripList(trips)
@@ -51,7 +52,7 @@ func TestTripListPage(t *testing.T) {
 		for i := range want {
 			legs := make([]flight.Flight, len(want[i].Legs))
 			for j, f := range want[i].Legs {
-				f.Seats = max(0, f.Seats-seats.booked[f.Key()])
+				f.Seats = seats.Left(f.Seller, f.Number, f.Seats)
 				legs[j] = f
 			}
 			want[i].Legs = legs
@@ -59,7 +60,7 @@ func TestTripListPage(t *testing.T) {
 		wantWire := toWireTrips(want, "star")
 		for _, cached := range []bool{true, false} {
 			page, total := list.page(ctl, "star", cached)
-			got := seats.withSeatsLeft(page)
+			got := withSeatsLeft(page, seats)
 			if total != wantTotal || !reflect.DeepEqual(got, wantWire) {
 				t.Fatalf("cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, got, wantWire)
 			}

@@ -19,8 +19,7 @@ func entryEvent(t *testing.T, typ coord.EventType, rev, created int64, e machine
 }
 
 func TestViewMembershipRevisionMovesOnlyOnMembershipChanges(t *testing.T) {
-	purges := 0
-	v := newView(slog.New(slog.DiscardHandler), func() { purges++ })
+	v := newView(slog.New(slog.DiscardHandler), nil)
 	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
 	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m2", URL: "http://b"}))
 	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "m1", URL: "http://a"}))
@@ -48,8 +47,44 @@ func TestViewMembershipRevisionMovesOnlyOnMembershipChanges(t *testing.T) {
 	if d := v.delegate(); d != "m1" {
 		t.Fatalf("delegate = %q, want m1", d)
 	}
-	if purges < 2 {
-		t.Fatalf("cache purged %d times, want at least one per join", purges)
+}
+
+// TestViewDataChangesPurgeTheCache: the callback that purges the delegate's cache runs once for
+// every event that can change a search's answer — a listing, a join, a new incarnation, an
+// assignment or a data version published — and for nothing else; it runs outside the view's
+// lock (it reads the view).
+func TestViewDataChangesPurgeTheCache(t *testing.T) {
+	purges := 0
+	var v *view
+	v = newView(slog.New(slog.DiscardHandler), func() {
+		_ = v.entries() // would deadlock under the view's lock
+		purges++
+	})
+	steps := []struct {
+		what  string
+		ev    coord.Event
+		purge bool
+	}{
+		{"the first listing", coord.Event{Type: coord.EventResync, Revision: 10}, true},
+		{"m2 joins", entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m2"}), true},
+		{"m1 joins", entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "m1"}), true},
+		{"m2 publishes an assignment", entryEvent(t, coord.EventChanged, 13, 11,
+			machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}), true},
+		{"m2 announces its leave", entryEvent(t, coord.EventChanged, 14, 11,
+			machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}, Leaving: true}), false},
+		{"m1 asks for a round", entryEvent(t, coord.EventChanged, 15, 12, machineEntry{Name: "m1", Epoch: 1}), false},
+		{"m2 publishes a new version of LY", entryEvent(t, coord.EventChanged, 16, 11,
+			machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}, Leaving: true}), true},
+		{"m1 restarts (a new incarnation)", entryEvent(t, coord.EventCreated, 17, 17, machineEntry{Name: "m1", Epoch: 1}), true},
+		{"m2 fails", coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 18}, false},
+		{"a relisting", coord.Event{Type: coord.EventResync, Revision: 19}, true},
+	}
+	for _, s := range steps {
+		before := purges
+		v.apply(s.ev)
+		if got := purges - before; got != map[bool]int{true: 1, false: 0}[s.purge] {
+			t.Errorf("%s: %d purges, want purge=%v", s.what, got, s.purge)
+		}
 	}
 }
 

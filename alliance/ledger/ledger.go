@@ -1,4 +1,4 @@
-package alliance
+package ledger
 
 import (
 	"context"
@@ -15,31 +15,26 @@ import (
 	"flightalliance/alliance/flight"
 )
 
-// ledger is the alliance's book of bookings: its etcd is the system of record (DESIGN.md,
+// Ledger is the alliance's book of bookings: its etcd is the system of record (DESIGN.md,
 // "Bookings"). Every change is one transaction that succeeds only if what it read is unchanged —
 // the idempotency record still absent, every counter at the revision read — so nothing is locked,
 // a lost race is re-read and retried, and an ambiguous outcome (a timeout, a leader change) is
 // settled by running the same request again: it finds its idempotency record.
-type ledger struct {
+type Ledger struct {
 	keys keys
 	cli  func() *clientv3.Client // the client of this machine's current etcd member
 	now  func() time.Time
 }
 
-var (
-	errNoBooking = errors.New("no such booking")
-	errKeyReused = errors.New("idempotency key reused")
-)
-
-// outcomeError is a change that did not finish: Unknown when a write may have been applied
-// (the same request, retried, will tell), otherwise nothing was written.
-type outcomeError struct {
-	Unknown bool
-	Err     error
+// New returns the ledger of alliance over the etcd client cli gives (the client of this
+// machine's current etcd member, which changes when the member is started again), with now as
+// its clock.
+func New(alliance string, cli func() *clientv3.Client, now func() time.Time) *Ledger {
+	return &Ledger{keys: newKeys(alliance), cli: cli, now: now}
 }
 
-func (e *outcomeError) Error() string { return e.Err.Error() }
-func (e *outcomeError) Unwrap() error { return e.Err }
+// Now is the ledger's clock: holds expire and bookings are dated by it.
+func (l *Ledger) Now() time.Time { return l.now() }
 
 // definite reports whether a failed etcd call certainly changed nothing: the member had no
 // leader (the request was refused before any proposal) or refused it outright.
@@ -51,7 +46,7 @@ func definite(err error) bool {
 // attempt runs step until it reports done, retrying lost races and failed etcd calls with a short
 // backoff until ctx ends. step returns retry=true for a lost race (re-read and try again) and an
 // error for a failed call; wrote says whether the failed call was a write.
-func (l *ledger) attempt(ctx context.Context, step func(ctx context.Context) (retry, wrote bool, err error)) error {
+func (l *Ledger) attempt(ctx context.Context, step func(ctx context.Context) (retry, wrote bool, err error)) error {
 	unknown := false
 	var last error
 	for n := 0; ; n++ {
@@ -60,8 +55,8 @@ func (l *ledger) attempt(ctx context.Context, step func(ctx context.Context) (re
 		case err == nil && !retry:
 			return nil
 		case err != nil:
-			var keep *outcomeError
-			if errors.As(err, &keep) || errors.Is(err, errNoBooking) || errors.Is(err, errKeyReused) {
+			var keep *OutcomeError
+			if errors.As(err, &keep) || errors.Is(err, ErrNoBooking) || errors.Is(err, ErrKeyReused) {
 				return err
 			}
 			var conflict *booking.ConflictError
@@ -79,7 +74,7 @@ func (l *ledger) attempt(ctx context.Context, step func(ctx context.Context) (re
 			if last == nil {
 				last = ctx.Err()
 			}
-			return &outcomeError{Unknown: unknown, Err: last}
+			return &OutcomeError{Unknown: unknown, Err: last}
 		case <-time.After(backoff):
 		}
 	}
@@ -94,7 +89,7 @@ type snapshot struct {
 
 // read reads, in one snapshot (a read-only transaction), the idempotency record of keyHash (if
 // keyHash is not empty) and the booked-seat counters of flights with their revisions.
-func (l *ledger) read(ctx context.Context, keyHash string, flights []flight.Key) (snapshot, error) {
+func (l *Ledger) read(ctx context.Context, keyHash string, flights []flight.Key) (snapshot, error) {
 	var ops []clientv3.Op
 	if keyHash != "" {
 		ops = append(ops, clientv3.OpGet(l.keys.idempotency(keyHash)))
@@ -132,7 +127,7 @@ func (l *ledger) read(ctx context.Context, keyHash string, flights []flight.Key)
 
 // counterOps are the compares (each counter still at the revision read) and the writes (the new
 // counts) of a change of counters.
-func (l *ledger) counterOps(s snapshot, next booking.Counts) (cmps []clientv3.Cmp, puts []clientv3.Op) {
+func (l *Ledger) counterOps(s snapshot, next booking.Counts) (cmps []clientv3.Cmp, puts []clientv3.Op) {
 	for k, n := range next {
 		key := l.keys.seat(k.Seller, k.Number)
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(key), "=", s.counterRev[k]))

@@ -1,4 +1,4 @@
-package alliance
+package ledger
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 )
 
 // testLedger is a ledger over a real one-member etcd cluster.
-func testLedger(t *testing.T) *ledger {
+func testLedger(t *testing.T) *Ledger {
 	t.Helper()
 	addrs, err := freeport.Addrs(2, nil)
 	if err != nil {
@@ -38,7 +38,7 @@ func testLedger(t *testing.T) *ledger {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	return &ledger{keys: newKeys("star"), now: time.Now, cli: func() *clientv3.Client { return m.Client() }}
+	return New("star", func() *clientv3.Client { return m.Client() }, time.Now)
 }
 
 func testFlight(number string, seats int, dep time.Time, src, dst string) flight.Flight {
@@ -52,7 +52,7 @@ func ctxFor(t *testing.T) context.Context {
 	return ctx
 }
 
-func (l *ledger) mustBooked(t *testing.T, f flight.Flight) int {
+func (l *Ledger) mustBooked(t *testing.T, f flight.Flight) int {
 	t.Helper()
 	n, err := l.booked(ctxFor(t), f.Key())
 	if err != nil {
@@ -132,7 +132,7 @@ func TestLedgerIdempotent(t *testing.T) {
 	}
 	other := req
 	other.Seats = 3
-	if _, _, _, err := l.reserve(ctx, other, []flight.Flight{f}); !errors.Is(err, errKeyReused) {
+	if _, _, _, err := l.reserve(ctx, other, []flight.Flight{f}); !errors.Is(err, ErrKeyReused) {
 		t.Errorf("same key, other request: %v", err)
 	}
 	if n := l.mustBooked(t, f); n != 2 {
@@ -190,7 +190,7 @@ func TestLedgerCancelConfirmExpire(t *testing.T) {
 	if n := l.mustBooked(t, f); n != 2 {
 		t.Errorf("confirmed hold kept, expired hold released: %d booked, want 2", n)
 	}
-	if _, err := l.end(ctx, "star.aaaaaaaaaaaaaaaaaaaaaaaaaa", cancel); !errors.Is(err, errNoBooking) {
+	if _, err := l.end(ctx, "star.aaaaaaaaaaaaaaaaaaaaaaaaaa", cancel); !errors.Is(err, ErrNoBooking) {
 		t.Errorf("unknown booking: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package alliance
+package ledger
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // reserve books req on legs (the flights as the alliance's data has them, in the request's
 // order): every seat of every leg in one transaction, or nothing. created is false when the key
 // had made this booking before; booked is the legs' counters as the booking left them (nil then).
-// Errors: errKeyReused, *booking.ConflictError, *outcomeError.
-func (l *ledger) reserve(ctx context.Context, req booking.Request, legs []flight.Flight) (rec booking.Record, booked booking.Counts, created bool, err error) {
+// Errors: ErrKeyReused, *booking.ConflictError, *OutcomeError.
+func (l *Ledger) reserve(ctx context.Context, req booking.Request, legs []flight.Flight) (rec booking.Record, booked booking.Counts, created bool, err error) {
 	keyHash := booking.KeyHash(req.Key)
 	fingerprint := req.Fingerprint()
 	flights := make([]flight.Key, len(legs))
@@ -30,7 +30,7 @@ func (l *ledger) reserve(ctx context.Context, req booking.Request, legs []flight
 		}
 		if s.idem != nil {
 			if s.idem.Fingerprint != fingerprint {
-				return false, false, errKeyReused
+				return false, false, ErrKeyReused
 			}
 			r, _, err := l.get(ctx, s.idem.BookingID)
 			rec = r
@@ -64,13 +64,13 @@ func (l *ledger) reserve(ctx context.Context, req booking.Request, legs []flight
 }
 
 // get reads a booking (a linearizable read) and its record's revision.
-func (l *ledger) get(ctx context.Context, id string) (booking.Record, int64, error) {
+func (l *Ledger) get(ctx context.Context, id string) (booking.Record, int64, error) {
 	resp, err := l.cli().Get(ctx, l.keys.booking(id))
 	if err != nil {
 		return booking.Record{}, 0, err
 	}
 	if len(resp.Kvs) == 0 {
-		return booking.Record{}, 0, fmt.Errorf("%w: %s", errNoBooking, id)
+		return booking.Record{}, 0, fmt.Errorf("%w: %s", ErrNoBooking, id)
 	}
 	var r booking.Record
 	if err := json.Unmarshal(resp.Kvs[0].Value, &r); err != nil {
@@ -80,7 +80,7 @@ func (l *ledger) get(ctx context.Context, id string) (booking.Record, int64, err
 }
 
 // lookup reads a booking, retrying failed reads until ctx ends.
-func (l *ledger) lookup(ctx context.Context, id string) (rec booking.Record, err error) {
+func (l *Ledger) lookup(ctx context.Context, id string) (rec booking.Record, err error) {
 	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
 		r, _, err := l.get(ctx, id)
 		rec = r
@@ -92,7 +92,7 @@ func (l *ledger) lookup(ctx context.Context, id string) (rec booking.Record, err
 // end changes a booking's state as decide says, in one transaction guarded by the record's
 // revision and its counters' revisions: cancel, confirm, or expire a hold. It returns the
 // booking as it is afterwards, and decide's error (a refusal) if it gave one.
-func (l *ledger) end(ctx context.Context, id string, decide func(booking.Record) (booking.Ending, string, error)) (rec booking.Record, refusal error) {
+func (l *Ledger) end(ctx context.Context, id string, decide func(booking.Record) (booking.Ending, string, error)) (rec booking.Record, refusal error) {
 	err := l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
 		r, recRev, err := l.get(ctx, id)
 		if err != nil {
@@ -136,7 +136,7 @@ func (l *ledger) end(ctx context.Context, id string, decide func(booking.Record)
 }
 
 // booked reads the seats booked on one flight (a linearizable read).
-func (l *ledger) booked(ctx context.Context, k flight.Key) (n int, err error) {
+func (l *Ledger) booked(ctx context.Context, k flight.Key) (n int, err error) {
 	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
 		s, err := l.read(ctx, "", []flight.Key{k})
 		n = s.booked[k]

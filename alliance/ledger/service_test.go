@@ -1,0 +1,102 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/booking"
+	"flightalliance/alliance/flight"
+)
+
+// fakeFlights is the alliance's data as a test gives it: one map of flights, and sellers whose
+// holders do not answer.
+type fakeFlights struct {
+	flights map[flight.Key]flight.Flight
+	silent  map[string]bool
+}
+
+func (f fakeFlights) Sellers() []string { return []string{"LY", "UA"} }
+
+func (f fakeFlights) Flight(_ context.Context, seller, number string) (flight.Flight, bool, error) {
+	if f.silent[seller] {
+		return flight.Flight{}, false, refuse(Unavailable, "no machine holding seller %s answered", seller)
+	}
+	fl, ok := f.flights[flight.Key{Seller: seller, Number: number}]
+	return fl, ok, nil
+}
+
+// TestServiceRefusesNamingTheField: every refusal happens before the ledger is touched, says
+// why with the field it is about, and books nothing; a good request then books.
+func TestServiceRefusesNamingTheField(t *testing.T) {
+	l := testLedger(t)
+	dep := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	ly := testFlight("LY001", 5, dep, "TLV", "FRA")
+	ua := testFlight("UA123", 5, dep.Add(30*time.Minute), "FRA", "JFK") // too short a connection
+	flights := fakeFlights{flights: map[flight.Key]flight.Flight{ly.Key(): ly, ua.Key(): ua}, silent: map[string]bool{}}
+	ready := false
+	s := NewService(l, "star", time.Hour, flights, func() bool { return ready })
+	ctx := ctxFor(t)
+	one := func(seller, number string) booking.Request {
+		return booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: seller, Flight: number}}, Seats: 1, Key: "k-" + number}
+	}
+	refused := func(what string, err error, reason Reason, field string) {
+		t.Helper()
+		var r *RefusedError
+		if !errors.As(err, &r) || r.Reason != reason || !strings.Contains(r.Msg, field) {
+			t.Errorf("%s: %v, want a refusal (%d) naming %s", what, err, reason, field)
+		}
+	}
+	_, err := s.Reserve(ctx, one("LY", "LY001"))
+	refused("not ready", err, Unavailable, "not ready")
+	_, err = s.Seats(ctx, "LY", "LY001")
+	refused("seats, not ready", err, Unavailable, "not ready")
+	ready = true
+
+	_, err = s.Reserve(ctx, booking.Request{Alliance: "oneworld", Legs: one("LY", "LY001").Legs, Seats: 1, Key: "x"})
+	refused("another alliance", err, NotFound, "alliance")
+	_, err = s.Reserve(ctx, one("BA", "BA001"))
+	refused("unknown seller", err, NotFound, "legs[0].seller")
+	_, err = s.Reserve(ctx, one("LY", "LY999"))
+	refused("unknown flight", err, NotFound, "legs[0].flight")
+	flights.silent["UA"] = true
+	_, err = s.Reserve(ctx, one("UA", "UA123"))
+	refused("silent holders", err, Unavailable, "UA")
+	flights.silent["UA"] = false
+	var field *booking.FieldError
+	if _, err = s.Reserve(ctx, booking.Request{Alliance: "star", Legs: one("LY", "LY001").Legs, Seats: 1}); !errors.As(err, &field) {
+		t.Errorf("no idempotency key: %v, want a field error", err)
+	}
+	trip := booking.Request{Alliance: "star", Seats: 1, Key: "trip",
+		Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}}
+	if _, err = s.Reserve(ctx, trip); !errors.As(err, &field) {
+		t.Errorf("a connection too short: %v, want a field error", err)
+	}
+	_, err = s.Seats(ctx, "ly", "LY001")
+	refused("bad seller code", err, BadRequest, "Seller")
+	_, err = s.Seats(ctx, "LY", "")
+	refused("bad flight number", err, BadRequest, "Flight")
+	_, err = s.Get(ctx, "")
+	refused("no booking ID", err, BadRequest, "BookingID")
+	_, err = s.Cancel(ctx, "oneworld.aaaaaaaaaaaaaaaaaaaaaaaaaa")
+	refused("a booking of another alliance", err, NotFound, "BookingID")
+	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n != (SeatCount{Capacity: 5, Booked: 0, Left: 5}) {
+		t.Fatalf("after the refusals: %+v %v, want 5 seats, none booked", n, err)
+	}
+
+	res, err := s.Reserve(ctx, one("LY", "LY001"))
+	if err != nil || !res.Created || res.Booked[ly.Key()] != 1 {
+		t.Fatalf("a good request: %+v %v", res, err)
+	}
+	if got, err := s.Get(ctx, res.Record.ID); err != nil || got.ID != res.Record.ID {
+		t.Errorf("get: %+v %v", got, err)
+	}
+	if got, err := s.Cancel(ctx, res.Record.ID); err != nil || got.Status != booking.Cancelled {
+		t.Errorf("cancel: %+v %v", got, err)
+	}
+	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n.Left != 5 {
+		t.Errorf("after cancelling: %+v %v", n, err)
+	}
+}

@@ -1,0 +1,115 @@
+package alliance
+
+import (
+	"maps"
+	"slices"
+)
+
+// What the view answers: each read takes the view's read lock once.
+
+// read runs f on the view's state under its read lock.
+func (v *view) read(f func(s *viewState)) { v.mirror.Read(f) }
+
+// wait returns a channel closed at the next change of the view.
+func (v *view) wait() <-chan struct{} { return v.mirror.Changed() }
+
+// isListed reports whether the machines have been listed at least once.
+func (v *view) isListed() bool { return v.mirror.Listed() }
+
+// takeRelisted reports (once) whether the view was listed again since the last call.
+func (v *view) takeRelisted() (relisted bool) {
+	v.mirror.Update(func(s *viewState) { relisted, s.relisted = s.relisted, false })
+	return relisted
+}
+
+// membership returns the revision of the latest membership change seen.
+func (v *view) membership() (rev int64) {
+	v.read(func(s *viewState) { rev = s.membershipRev })
+	return rev
+}
+
+// delegate is the live machine with the lexicographically smallest name ("" when none is live).
+func (v *view) delegate() (name string) {
+	v.read(func(s *viewState) {
+		if len(s.machines) > 0 {
+			name = slices.Min(slices.Collect(maps.Keys(s.machines)))
+		}
+	})
+	return name
+}
+
+// entries returns the live machines' entries sorted by name.
+func (v *view) entries() (out []machineEntry) {
+	v.read(func(s *viewState) {
+		out = make([]machineEntry, 0, len(s.machines))
+		for _, name := range slices.Sorted(maps.Keys(s.machines)) {
+			out = append(out, s.machines[name])
+		}
+	})
+	return out
+}
+
+// url returns where a machine answers, from the current view.
+func (v *view) url(name string) (url string, ok bool) {
+	v.read(func(s *viewState) {
+		var e machineEntry
+		e, ok = s.machines[name]
+		url = e.URL
+	})
+	return url, ok
+}
+
+// candidates lists, for one seller, the machines to ask in order: its holders in the current view
+// (primary first), then machines that held it in an earlier view and are still live — during a
+// rebalancing the old holder keeps its copy until the new one is published — then a joiner that
+// brings it and whose round has not committed yet.
+func (v *view) candidates(seller string) (out []string) {
+	v.read(func(s *viewState) {
+		seen := map[string]bool{}
+		add := func(name string) {
+			if _, live := s.machines[name]; live && !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+		names := slices.Sorted(maps.Keys(s.machines))
+		for _, name := range names {
+			if slices.Contains(s.machines[name].Primaries, seller) {
+				add(name)
+			}
+		}
+		for _, name := range names {
+			if slices.Contains(s.machines[name].Backups, seller) {
+				add(name)
+			}
+		}
+		for _, name := range s.lastHolders[seller] {
+			add(name)
+		}
+		for _, name := range names {
+			if slices.Contains(s.machines[name].Brings, seller) {
+				add(name)
+			}
+		}
+	})
+	return out
+}
+
+// heldByOthers reports whether a live machine other than self holds seller in the view.
+func (v *view) heldByOthers(seller, self string) (held bool) {
+	v.read(func(s *viewState) {
+		for name, e := range s.machines {
+			if name != self && (slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller)) {
+				held = true
+				return
+			}
+		}
+	})
+	return held
+}
+
+// everHeld returns every seller some machine has held since this view was made, sorted.
+func (v *view) everHeld() (sellers []string) {
+	v.read(func(s *viewState) { sellers = slices.Sorted(maps.Keys(s.lastHolders)) })
+	return sellers
+}
