@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"flightalliance/hedge"
 	"flightalliance/soap"
 )
 
@@ -45,70 +46,78 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 	return out
 }
 
-// askAlliance asks the alliance's delegate and, in order, its alternates: the next one at once
-// when the last one asked failed or answered incomplete, or when nothing has come back within
-// HedgeDelay (a paused or cut-off delegate). The first complete answer wins; the others are
-// abandoned. When no answer is complete, the one missing the fewest sellers is given (they
-// all say what they miss); when nobody answered, every error. All of it within DelegateTimeout.
+// askAlliance asks the alliance's delegate and, in order, its alternates, as a hedge.Gather of
+// one key (the alliance) whose candidates are its targets and which a complete answer covers: the
+// next target is asked at once when the last one asked failed or answered incomplete, and on every
+// HedgeDelay while nothing complete has come back (a paused or cut-off delegate). The first
+// complete answer wins; the others are abandoned. When no answer is complete, the one missing the
+// fewest sellers is given (they all say what they miss); when nobody answered, every error.
+//
+// The deadline, DelegateTimeout from now, is on each call rather than on the gather: ask honours
+// it even if a Delegate does not, so the gather still ends by then, and every call that timed out
+// comes back as a reply naming its target (and counted) instead of being cut off unseen. The
+// gather itself ends early only when the client went away.
 func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.DelegateTimeout)
-	defer cancel() // abandons the calls that lost
-
-	type result struct {
-		resp *soap.GetTripsResponse
-		err  error
-	}
+	deadline := time.Now().Add(s.cfg.DelegateTimeout)
 	targets := reg.targets()
-	results := make(chan result, len(targets)) // every call can finish without a reader
-	next, inflight := 0, 0
-	launch := func() {
-		if next == len(targets) {
-			return
-		}
-		uri := targets[next]
-		if next > 0 {
+	ask := func(ctx context.Context, uri string, keys []string) (delegateReply, []string) {
+		if uri != targets[0] {
 			s.metrics.alternateCalls.WithLabelValues(reg.Name).Inc()
 		}
-		next++
-		inflight++
-		go func() {
-			resp, err := s.ask(ctx, reg.Name, uri, req)
-			results <- result{resp, err}
-		}()
-	}
-	launch()
-	hedge := time.NewTimer(s.cfg.HedgeDelay)
-	defer hedge.Stop()
-	var best *soap.GetTripsResponse
-	var errs []string
-	for inflight > 0 {
-		select {
-		case r := <-results:
-			inflight--
-			switch {
-			case r.err == nil && r.resp.Complete:
-				return r.resp, nil
-			case r.err == nil:
-				if best == nil || len(r.resp.MissingSellers) < len(best.MissingSellers) {
-					best = r.resp
-				}
-			default:
-				errs = append(errs, r.err.Error())
-			}
-			launch()
-			hedge.Reset(s.cfg.HedgeDelay)
-		case <-hedge.C:
-			launch()
-			hedge.Reset(s.cfg.HedgeDelay)
+		ctx, cancel := context.WithDeadline(ctx, deadline)
+		defer cancel()
+		resp, err := s.ask(ctx, reg.Name, uri, req)
+		if err == nil && resp.Complete {
+			return delegateReply{resp, nil}, keys
 		}
+		return delegateReply{resp, err}, nil
 	}
-	if best != nil {
-		return best, nil
+	var r allianceReplies
+	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask)
+	g.Hedge(ctx, hedge.Policy{Delay: s.cfg.HedgeDelay}, r.see)
+	return r.answer(ctx.Err())
+}
+
+// delegateReply is what one target of an alliance answered: a response (complete or not) or an
+// error.
+type delegateReply struct {
+	resp *soap.GetTripsResponse
+	err  error
+}
+
+// allianceReplies decides an alliance's answer from the replies of its targets, seen in the order
+// they came back: the complete one that won; else the incomplete one missing the fewest sellers
+// (the earliest of those); else every error.
+type allianceReplies struct {
+	complete *soap.GetTripsResponse
+	best     *soap.GetTripsResponse
+	errs     []string
+}
+
+// see takes one reply; a complete one wins the gather (and ends it), so it is the only one seen.
+func (r *allianceReplies) see(a hedge.Answer[delegateReply]) {
+	switch reply := a.Value; {
+	case len(a.Won) > 0:
+		r.complete = reply.resp
+	case reply.err != nil:
+		r.errs = append(r.errs, reply.err.Error())
+	case r.best == nil || len(reply.resp.MissingSellers) < len(r.best.MissingSellers):
+		r.best = reply.resp
 	}
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, err // the client of the search went away: nobody reads this answer
+}
+
+// answer is the alliance's answer once the gather is over; ctxErr is the error of the search's
+// context.
+func (r *allianceReplies) answer(ctxErr error) (*soap.GetTripsResponse, error) {
+	switch {
+	case r.complete != nil:
+		return r.complete, nil
+	case r.best != nil:
+		return r.best, nil
+	case ctxErr != nil:
+		return nil, ctxErr // the client of the search went away: nobody reads this answer
 	}
-	return nil, errors.New(strings.Join(errs, "; "))
+	return nil, errors.New(strings.Join(r.errs, "; "))
 }
 
 // ask calls one delegate or alternate at uri. The call runs in its own goroutine so that the

@@ -1,0 +1,173 @@
+package hedge
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Ask asks one target about some keys. covered names the keys its answer settles; a target that
+// failed, or does not have a key, leaves it out, and the key goes to its next candidate. Ask runs
+// in a goroutine of its own and must return soon after ctx ends.
+type Ask[A any] func(ctx context.Context, target string, keys []string) (answer A, covered []string)
+
+// Answer is one target's answer, as Gather.Run hands it to seen.
+type Answer[A any] struct {
+	Target  string   // the target asked
+	Keys    []string // the keys it was asked about, in the caller's order
+	Value   A        // what Ask returned
+	Covered []string // the keys Ask said the answer covers
+	Won     []string // the covered keys no earlier answer had covered, in the order of Keys
+}
+
+// Outcome is what a gather came to.
+type Outcome struct {
+	Missing []string // the keys no answer covered, sorted, never nil
+	Hedged  int      // how many times a pending key was asked of a further candidate on a tick
+}
+
+// Gather collects answers for a set of keys from their candidates, asking the candidates of each
+// key in order:
+//   - it asks one candidate per key at a time, one call per target for all the keys it is asked
+//     about at that moment;
+//   - a key that an answer does not cover is asked of its next candidate at once;
+//   - on every hedge tick, a key still pending gets its next candidate asked too (the one asked
+//     before is paused or cut off), and the first answer that covers a key wins it;
+//   - a key is missing only when no candidate is left and no call that could cover it is in
+//     flight, or when ctx ends before it was covered.
+//
+// It knows nothing of the network or the clock: Ask does the calls, the caller's channel ticks.
+// A Gather is used once.
+type Gather[A any] struct {
+	ask        Ask[A]
+	candidates map[string][]string // key → the targets to ask, in order
+	keys       []string            // the keys, in the caller's order
+	next       map[string]int      // key → index of its next candidate
+	inflight   map[string]int      // key → calls in flight that cover it
+	pending    map[string]bool     // keys no answer has covered yet
+	answers    chan Answer[A]
+	seen       func(Answer[A])
+	out        Outcome
+}
+
+// New makes a gather of keys (distinct, in the caller's order), each asked of its candidates in
+// order; a key without candidates is missing.
+func New[A any](keys []string, candidates map[string][]string, ask Ask[A]) *Gather[A] {
+	capacity := 0
+	for _, k := range keys {
+		capacity += len(candidates[k])
+	}
+	g := &Gather[A]{
+		ask:        ask,
+		candidates: candidates,
+		keys:       keys,
+		next:       map[string]int{},
+		inflight:   map[string]int{},
+		pending:    map[string]bool{},
+		answers:    make(chan Answer[A], capacity), // every call can answer without a reader
+		out:        Outcome{Missing: []string{}},
+	}
+	for _, k := range keys {
+		g.pending[k] = true
+	}
+	return g
+}
+
+// Run asks until every key is covered or missing, hedging at every tick of ticks (a nil channel
+// never hedges). seen is called, in Run's goroutine, with every answer that came back before Run
+// returns, the losers of a hedge included; it must not block. The calls still in flight when Run
+// returns are cancelled, and their answers dropped.
+func (g *Gather[A]) Run(ctx context.Context, ticks <-chan time.Time, seen func(Answer[A])) Outcome {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // abandons the calls that lost a hedge
+	g.seen = seen
+	g.launch(ctx, g.keys)
+	for len(g.pending) > 0 {
+		select {
+		case a := <-g.answers:
+			g.answer(ctx, a)
+		case <-ticks:
+			g.hedge(ctx)
+		case <-ctx.Done():
+			g.finish()
+		}
+	}
+	sort.Strings(g.out.Missing)
+	return g.out
+}
+
+// launch asks each key's next candidate, grouped by target; a key without one left is missing
+// once nothing in flight can still cover it.
+func (g *Gather[A]) launch(ctx context.Context, keys []string) {
+	byTarget := map[string][]string{}
+	var order []string // targets in the order their first key came, so calls start in key order
+	for _, k := range keys {
+		if g.next[k] < len(g.candidates[k]) {
+			target := g.candidates[k][g.next[k]]
+			g.next[k]++
+			if byTarget[target] == nil {
+				order = append(order, target)
+			}
+			byTarget[target] = append(byTarget[target], k)
+			g.inflight[k]++
+		} else if g.inflight[k] == 0 && g.pending[k] {
+			delete(g.pending, k)
+			g.out.Missing = append(g.out.Missing, k)
+		}
+	}
+	for _, target := range order {
+		group := byTarget[target]
+		go func() {
+			value, covered := g.ask(ctx, target, group)
+			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered}
+		}()
+	}
+}
+
+// answer takes one target's answer: the keys it covers are won (unless an earlier answer covered
+// them), and those it does not cover go to their next candidate unless another call for them is
+// still in flight.
+func (g *Gather[A]) answer(ctx context.Context, a Answer[A]) {
+	var retry []string
+	for _, k := range a.Keys {
+		g.inflight[k]--
+		if !g.pending[k] {
+			continue
+		}
+		if slices.Contains(a.Covered, k) {
+			delete(g.pending, k)
+			a.Won = append(a.Won, k)
+		} else if g.inflight[k] == 0 {
+			retry = append(retry, k)
+		}
+	}
+	if g.seen != nil {
+		g.seen(a)
+	}
+	g.launch(ctx, retry)
+}
+
+// hedge asks the next candidate of every key still pending that has one.
+func (g *Gather[A]) hedge(ctx context.Context) {
+	var slow []string
+	for _, k := range g.keys {
+		if g.pending[k] && g.next[k] < len(g.candidates[k]) {
+			slow = append(slow, k)
+		}
+	}
+	if len(slow) > 0 {
+		g.out.Hedged += len(slow)
+		g.launch(ctx, slow)
+	}
+}
+
+// finish gives up (ctx ended): every key still pending is missing.
+func (g *Gather[A]) finish() {
+	for _, k := range g.keys {
+		if g.pending[k] {
+			g.out.Missing = append(g.out.Missing, k)
+		}
+	}
+	g.pending = nil
+}
