@@ -20,8 +20,14 @@ deps:
 	@test -x /usr/bin/chromium || \
 		{ echo "installing Chromium (apt-get)"; apt-get update -qq && apt-get install -y -qq chromium; }
 
+# make test: the unit packages under the race detector, then the tests that start real
+# processes (integration/, alliancectl's end to end) without it.
+PROCESS_PKGS := ./integration/ ./scripts/alliancectl/
+UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /scripts/alliancectl)
+
 test: build deps
-	$(GO) test $(TEST_FLAGS) ./...
+	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
+	$(GO) test $(TEST_FLAGS) $(PROCESS_PKGS)
 
 lint:
 	$(GO) vet ./...

@@ -7,6 +7,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/wire"
 )
 
 // bookingFlights finds the flights a booking names for the booking service (ledger.FlightFinder):
@@ -41,7 +42,7 @@ func (b bookingFlights) Flight(ctx context.Context, seller, number string) (f fl
 		}
 		for _, w := range resp.Flights {
 			if w.Seller == seller && w.Flight == number {
-				f, err := fromWire(w)
+				f, err := wire.Parse(w)
 				if err != nil {
 					return flight.Flight{}, false, fmt.Errorf("holder %s sent a malformed flight: %w", machine, err)
 				}

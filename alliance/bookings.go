@@ -8,6 +8,7 @@ import (
 	"flightalliance/alliance/booking"
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/wire"
 	"flightalliance/soap"
 )
 
@@ -134,7 +135,7 @@ func (m *Machine) wireBooking(r booking.Record, booked booking.Counts) soap.Book
 		if n, ok := booked[l.Key()]; ok {
 			f.Seats = booking.Left(flight.Flight{Seats: l.Capacity}, n)
 		}
-		w.Legs = append(w.Legs, toLeg(f, r.Alliance))
+		w.Legs = append(w.Legs, wire.Leg(f, r.Alliance))
 	}
 	return w
 }

@@ -9,6 +9,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/placement"
+	"flightalliance/alliance/wire"
 	"flightalliance/soap"
 )
 
@@ -61,7 +62,7 @@ func (m *Machine) fetchSeller(ctx context.Context, from, seller string, role pla
 		}
 		flights := make([]flight.Flight, 0, len(page.Flights))
 		for _, w := range page.Flights {
-			f, err := fromWire(w)
+			f, err := wire.Parse(w)
 			if err != nil {
 				return nil, fmt.Errorf("seller %s from %s: %w", seller, from, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/alliance/wire"
 	"flightalliance/soap"
 )
 
@@ -49,7 +50,7 @@ func (m *Machine) flightsByNumber(req *soap.GetFlightsRequest) (*soap.RelevantFl
 	resp.Sellers = []string{req.Seller}
 	for _, n := range req.Flights {
 		if f, ok := sel.Flight(n); ok {
-			resp.Flights = append(resp.Flights, toWire(f))
+			resp.Flights = append(resp.Flights, wire.Flight(f))
 		}
 	}
 	return resp, nil
@@ -75,7 +76,7 @@ func (m *Machine) sendSeller(req *soap.SendSellerRequest) (*soap.SellerPage, err
 	page := &soap.SellerPage{Seller: sel.Code(), Version: sel.Version(), NextCursor: next}
 	page.Flights = make([]soap.Flight, 0, len(flights))
 	for _, f := range flights {
-		page.Flights = append(page.Flights, toWire(f))
+		page.Flights = append(page.Flights, wire.Flight(f))
 	}
 	m.metrics.pagesSent.Inc()
 	return page, nil
@@ -100,7 +101,7 @@ func (m *Machine) relevant(airport, field, date string, sellers []string,
 	flights, covered := m.localRelevant(airport, d, sellers, index)
 	resp := &soap.RelevantFlightsResponse{Sellers: covered, Flights: make([]soap.Flight, 0, len(flights))}
 	for _, f := range flights {
-		resp.Flights = append(resp.Flights, toWire(f))
+		resp.Flights = append(resp.Flights, wire.Flight(f))
 	}
 	return resp, nil
 }

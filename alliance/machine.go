@@ -19,9 +19,11 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/alliance/gather"
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
+	"flightalliance/hedge"
 	"flightalliance/soap"
 )
 
@@ -33,7 +35,7 @@ type Machine struct {
 	store    *store
 	view     *view
 	metrics  *metrics
-	cache    *answerCache
+	search   *gather.Search // getTrips, while this machine is the delegate
 	clients  *peerClients
 	catalog  *catalog
 	seats    *ledger.Seats   // booked seats, followed from etcd
@@ -98,13 +100,16 @@ func New(cfg Config) (*Machine, error) {
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
-	cache, err := newAnswerCache(cfg.CacheSize)
+	search, err := gather.New(gather.Config{Alliance: cfg.Alliance, MinConnection: cfg.MinConnection,
+		Hedge: hedge.Policy{Delay: cfg.HedgeAfter}, CacheSize: cfg.CacheSize}, searchAlliance{m}, m.seats,
+		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
+			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges})
 	if err != nil {
-		return nil, fmt.Errorf("cache-size: %w", err)
+		return nil, err
 	}
-	m.cache = cache
+	m.search = search
 	m.cfg.Member.OnRemoval = chainRemoval(m.metrics.countRemoval, cfg.Member.OnRemoval)
-	m.view = newView(m.log, cache.purge)
+	m.view = newView(m.log, search.Purge)
 	m.published.roles = map[string]placement.Role{}
 	m.ledger = ledger.New(cfg.Alliance, func() *clientv3.Client { return m.member.Load().Client() }, time.Now)
 	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.readyToBook)

@@ -1,4 +1,4 @@
-package alliance
+package gather
 
 import (
 	"sync"
@@ -6,6 +6,7 @@ import (
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
+	"flightalliance/alliance/wire"
 	"flightalliance/soap"
 )
 
@@ -67,7 +68,7 @@ func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
 	for i, t := range trips {
 		first := len(legs)
 		for _, f := range t.Legs {
-			legs = append(legs, toLeg(f, alliance))
+			legs = append(legs, wire.Leg(f, alliance))
 		}
 		out[i] = soap.Trip{Price: t.Price.String(), Legs: legs[first:len(legs):len(legs)]}
 	}

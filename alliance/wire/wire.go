@@ -1,4 +1,7 @@
-package alliance
+// Package wire converts the airline server's flights to and from their SOAP form: times as RFC
+// 3339 UTC instants, prices as decimal strings. It checks what it parses and names the field; it
+// must not know anything but the flight and its wire form.
+package wire
 
 import (
 	"fmt"
@@ -8,8 +11,8 @@ import (
 	"flightalliance/soap"
 )
 
-// toWire converts a flight to its SOAP form.
-func toWire(f flight.Flight) soap.Flight {
+// Flight converts a flight to its SOAP form.
+func Flight(f flight.Flight) soap.Flight {
 	return soap.Flight{
 		Flight:    f.Number,
 		Seller:    f.Seller,
@@ -22,8 +25,8 @@ func toWire(f flight.Flight) soap.Flight {
 	}
 }
 
-// fromWire converts and checks a flight received from another machine.
-func fromWire(w soap.Flight) (flight.Flight, error) {
+// Parse converts and checks a flight received from another machine.
+func Parse(w soap.Flight) (flight.Flight, error) {
 	dep, err := time.Parse(time.RFC3339, w.Departure)
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Departure: %w", w.Flight, err)
@@ -48,9 +51,9 @@ func fromWire(w soap.Flight) (flight.Flight, error) {
 	}, nil
 }
 
-// toLeg converts a flight to a leg of a trip sold by alliance.
-func toLeg(f flight.Flight, alliance string) soap.Leg {
-	w := toWire(f)
+// Leg converts a flight to a leg of a trip sold by alliance.
+func Leg(f flight.Flight, alliance string) soap.Leg {
+	w := Flight(f)
 	return soap.Leg{
 		Flight: w.Flight, Seller: w.Seller, Alliance: alliance, Src: w.Src, Dst: w.Dst,
 		Departure: w.Departure, Arrival: w.Arrival, Price: w.Price, Seats: w.Seats,

@@ -1,4 +1,4 @@
-package alliance
+package gather
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
 func TestGatherFlightsGroupsSellersAndKeepsEachSellersFlights(t *testing.T) {
 	ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}})
 	cands := map[string][]string{"LY": {"m1", "m2"}, "UA": {"m1", "m2"}, "LH": {"m2"}, "AF": {}}
-	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, time.Hour, ask)
+	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, hedge.Policy{Delay: time.Hour}, ask)
 	if by := answeredBy(got); by["LY"] != "m1" || by["UA"] != "m2" || by["LH"] != "m2" || len(by) != 3 {
 		t.Errorf("flights from %v; want LY from m1, UA and LH from m2", by)
 	}
@@ -85,7 +85,7 @@ func TestGatherFlightsHedgesAfterTheDelay(t *testing.T) {
 		ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"LY"}}, "m1")
 		const delay = 150 * time.Millisecond
 		start := time.Now()
-		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, delay, ask)
+		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hedge.Policy{Delay: delay}, ask)
 		if took := time.Since(start); took != delay {
 			t.Errorf("answered after %v; the second holder must be asked after the hedge delay %v", took, delay)
 		}

@@ -1,4 +1,4 @@
-package alliance
+package gather
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package alliance
+package gather
 
 import (
 	"sync"

@@ -1,8 +1,7 @@
-package alliance
+package gather
 
 import (
 	"context"
-	"time"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/hedge"
@@ -28,14 +27,14 @@ type holderFlights struct {
 // gatherFlights collects the flights of the sellers in want from their holders, candidates naming
 // each seller's holders in order, as a hedge.Gather with a key per seller (see there: one call per
 // machine, the next holder at once for a seller not covered, the next holder on a hedge every
-// hedgeAfter too, the first answer covering a seller wins).
-func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, hedgeAfter time.Duration, ask askFunc) gathered {
+// policy too, the first answer covering a seller wins).
+func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy hedge.Policy, ask askFunc) gathered {
 	g := hedge.New(want, candidates, func(ctx context.Context, machine string, sellers []string) (holderFlights, []string) {
 		src, dst, covered := ask(ctx, machine, sellers)
 		return holderFlights{src, dst}, covered
 	})
 	var out gathered
-	o := g.Hedge(ctx, hedge.Policy{Delay: hedgeAfter}, out.take)
+	o := g.Hedge(ctx, policy, out.take)
 	out.missing, out.hedged = o.Missing, o.Hedged
 	return out
 }

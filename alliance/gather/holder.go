@@ -1,0 +1,62 @@
+package gather
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/trip"
+	"flightalliance/alliance/wire"
+	"flightalliance/soap"
+)
+
+// AskHolder asks one remote holder, over its IntraClusterService, for both sides of q — the
+// flights of sellers out of q.Src and into q.Dst on q.Date — in two calls at once. covered is
+// the sellers it answered for on both sides; their flights are the only ones returned. An error
+// means the holder did not answer (or sent a malformed flight): nothing is covered.
+func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
+	date := q.Date.String()
+	var bySrc, byDst *soap.RelevantFlightsResponse
+	var errSrc, errDst error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		bySrc, errSrc = client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers})
+	})
+	wg.Go(func() {
+		byDst, errDst = client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers})
+	})
+	wg.Wait()
+	if err := errors.Join(errSrc, errDst); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, s := range sellers {
+		if slices.Contains(bySrc.Sellers, s) && slices.Contains(byDst.Sellers, s) {
+			covered = append(covered, s)
+		}
+	}
+	if src, err = keepSellers(bySrc.Flights, covered); err != nil {
+		return nil, nil, nil, err
+	}
+	if dst, err = keepSellers(byDst.Flights, covered); err != nil {
+		return nil, nil, nil, err
+	}
+	return src, dst, covered, nil
+}
+
+// keepSellers parses the flights of sellers among flights.
+func keepSellers(flights []soap.Flight, sellers []string) ([]flight.Flight, error) {
+	out := make([]flight.Flight, 0, len(flights))
+	for _, w := range flights {
+		if !slices.Contains(sellers, w.Seller) {
+			continue
+		}
+		f, err := wire.Parse(w)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}

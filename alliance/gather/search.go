@@ -1,0 +1,135 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/trip"
+	"flightalliance/hedge"
+	"flightalliance/soap"
+)
+
+// Alliance is what the search needs of its machine.
+type Alliance interface {
+	// Ready reports whether the machine has read the alliance's machines, catalog and booked
+	// seats once: before, it does not know every seller, and an answer could look complete while
+	// missing some, or show seats already sold.
+	Ready() bool
+	// Sellers is every seller the alliance knows, sorted.
+	Sellers() []string
+	// Candidates are the machines to ask for a seller's flights, in order.
+	Candidates(seller string) []string
+	// Ask asks one machine for the flights of sellers out of q.Src and into q.Dst on q.Date;
+	// covered names the sellers it answered for (none when it failed).
+	Ask(ctx context.Context, machine string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string)
+}
+
+// Config is a search's settings.
+type Config struct {
+	Alliance      string        // the alliance's name, on every leg
+	MinConnection time.Duration // the shortest connection a trip may have
+	Hedge         hedge.Policy  // when to ask a seller's next holder
+	CacheSize     int           // whole answers cached; 0 disables the cache
+}
+
+// Metrics are the search's instruments (registered by the machine).
+type Metrics struct {
+	Seconds     *prometheus.HistogramVec // getTrips latency, by cache result ("hit", "miss")
+	CacheHits   prometheus.Counter
+	CacheMisses prometheus.Counter
+	Hedges      prometheus.Counter // sellers asked of a further holder on a hedge
+}
+
+// Search answers getTrips for the whole alliance.
+type Search struct {
+	cfg      Config
+	alliance Alliance
+	seats    *ledger.Seats
+	cache    *answerCache
+	metrics  Metrics
+}
+
+// New returns the search of an alliance; seats are the booked-seat counters it shows seats left
+// from.
+func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) (*Search, error) {
+	cache, err := newAnswerCache(cfg.CacheSize)
+	if err != nil {
+		return nil, fmt.Errorf("cache-size: %w", err)
+	}
+	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, metrics: metrics}, nil
+}
+
+// Purge empties the cache: the alliance's data may have changed (a machine joined, an
+// assignment or a seller's version changed). An answer computed before is not cached after.
+func (s *Search) Purge() { s.cache.purge() }
+
+// GetTrips is SellerService.getTrips: the trips of the query from every seller, sorted,
+// filtered and cut as the request's controls ask, each leg showing the seats left now. A seller
+// no holder answered for is named in MissingSellers. A bad field gets a Client fault naming it.
+func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	start := time.Now()
+	q, ctl, err := parseQuery(req, s.cfg.MinConnection)
+	if err != nil {
+		return nil, err
+	}
+	if !s.alliance.Ready() {
+		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
+	}
+	key := cacheKey(q)
+	list, gen, hit := s.cache.get(key)
+	var missing []string
+	if hit {
+		s.metrics.CacheHits.Inc()
+	} else {
+		if s.cache.enabled() {
+			s.metrics.CacheMisses.Inc()
+		}
+		want := s.alliance.Sellers()
+		if len(q.Sellers) > 0 {
+			want = slices.DeleteFunc(want, func(sel string) bool { return !slices.Contains(q.Sellers, sel) })
+		}
+		var fromSrc, toDst []flight.Flight
+		fromSrc, toDst, missing = s.gather(ctx, q, want)
+		list = newTripList(trip.Build(q, fromSrc, toDst))
+		if len(missing) == 0 {
+			s.cache.add(key, list, gen)
+		}
+	}
+	page, total := list.page(ctl, s.cfg.Alliance, s.cache.enabled() && len(missing) == 0)
+	resp := &soap.GetTripsResponse{
+		Alliance:       s.cfg.Alliance,
+		Trips:          withSeatsLeft(page, s.seats),
+		Complete:       len(missing) == 0,
+		MissingSellers: missing,
+		Total:          total,
+	}
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	s.metrics.Seconds.WithLabelValues(result).Observe(time.Since(start).Seconds())
+	return resp, nil
+}
+
+// gather collects the flights of every wanted seller from the holders the alliance names, in
+// order (see hedge.Gather): a seller no holder answered for is missing.
+func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
+	candidates := make(map[string][]string, len(want))
+	for _, sel := range want {
+		candidates[sel] = s.alliance.Candidates(sel)
+	}
+	ask := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
+		return s.alliance.Ask(ctx, machine, q, sellers)
+	}
+	got := gatherFlights(ctx, want, candidates, s.cfg.Hedge, ask)
+	if got.hedged > 0 {
+		s.metrics.Hedges.Add(float64(got.hedged))
+	}
+	return got.fromSrc, got.toDst, got.missing
+}

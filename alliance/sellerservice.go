@@ -1,0 +1,85 @@
+package alliance
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/gather"
+	"flightalliance/alliance/trip"
+	"flightalliance/soap"
+)
+
+// sellerService is the SellerService: getTrips, answered by the delegate for the whole alliance
+// (alliance/gather), and the bookings (bookings.go, alliance/ledger), which any machine can take.
+func (m *Machine) sellerService() soap.Service {
+	return soap.SellerService(
+		soap.Op(soap.OpGetTrips, m.search.GetTrips),
+		soap.Op(soap.OpReserve, m.reserve),
+		soap.Op(soap.OpCancel, m.cancel),
+		soap.Op(soap.OpConfirm, m.confirm),
+		soap.Op(soap.OpGetBooking, m.getBooking),
+		soap.Op(soap.OpGetSeats, m.getSeats),
+	)
+}
+
+// searchAlliance is the machine as the search sees it (gather.Alliance).
+type searchAlliance struct{ m *Machine }
+
+func (a searchAlliance) Ready() bool {
+	m := a.m
+	return m.view.isListed() && m.catalog.isListed() && m.seats.Listed()
+}
+
+func (a searchAlliance) Sellers() []string { return a.m.knownSellers() }
+
+func (a searchAlliance) Candidates(seller string) []string { return a.m.view.candidates(seller) }
+
+// Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
+// within the call timeout. A holder that fails is logged and counted, and covers nothing.
+func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string) {
+	m := a.m
+	if machine == m.cfg.Name {
+		src, srcCovered := m.localRelevant(q.Src, q.Date, sellers, (*flight.Seller).BySrc)
+		dst, dstCovered := m.localRelevant(q.Dst, q.Date, sellers, (*flight.Seller).ByDst)
+		for _, s := range sellers {
+			if slices.Contains(srcCovered, s) && slices.Contains(dstCovered, s) {
+				covered = append(covered, s)
+			}
+		}
+		return src, dst, covered
+	}
+	base, ok := m.view.url(machine)
+	if !ok {
+		return nil, nil, nil
+	}
+	callCtx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
+	defer cancel()
+	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sellers)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, nil, nil // the gather is over (another holder answered first): not a holder error
+	case err != nil:
+		m.log.Warn("holder did not answer; asking the next holder", "holder", machine, "sellers", sellers, "err", err)
+		m.metrics.holderErrors.Inc()
+		return nil, nil, nil
+	}
+	return src, dst, covered
+}
+
+// knownSellers is every seller of the alliance: in its catalog, seen held, or brought by this
+// machine, sorted.
+func (m *Machine) knownSellers() []string {
+	set := map[string]bool{}
+	for _, s := range m.store.broughtCodes() {
+		set[s] = true
+	}
+	for _, s := range m.catalog.list() {
+		set[s] = true
+	}
+	for _, s := range m.view.everHeld() {
+		set[s] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
