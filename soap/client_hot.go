@@ -9,6 +9,8 @@ import (
 	"net/http"
 
 	"github.com/tiaguinho/gosoap"
+
+	"flightalliance/soap/xmlcodec"
 )
 
 // callHot is call for the hot operations — getTrips, getRelevantFlightsBySrc/ByDst,
@@ -63,7 +65,7 @@ func (c *caller) callHot(ctx context.Context, op string, req, resp any) error {
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, err)
 	}
 	err = decodeEnvelope(*raw, op+"Response", resp)
-	putBuffer(raw) // nothing decoded points into it
+	xmlcodec.PutBuffer(raw) // nothing decoded points into it
 	var f *Fault
 	switch {
 	case errors.As(err, &f):
@@ -101,10 +103,10 @@ func (c *caller) post(ctx context.Context, rm *remote, op string, params gosoap.
 // maxPrealloc bounds the buffer allocated for a body on the word of its Content-Length.
 const maxPrealloc = 4 << 20
 
-// readBody reads a response body whole into a pooled buffer (putBuffer it when done), failing
+// readBody reads a response body whole into a pooled buffer (xmlcodec.PutBuffer it when done), failing
 // with ErrResponseTooLarge beyond limit bytes. size is the announced Content-Length, or -1.
 func readBody(r io.ReadCloser, limit, size int64) (*[]byte, error) {
-	p := getBuffer()
+	p := xmlcodec.GetBuffer()
 	b := *p
 	if size >= 0 && size <= limit && int(size) >= cap(b) {
 		// +1: room to see the end of the body without growing. An announced size is trusted
@@ -124,7 +126,7 @@ func readBody(r io.ReadCloser, limit, size int64) (*[]byte, error) {
 		}
 		if err != nil {
 			*p = b
-			putBuffer(p)
+			xmlcodec.PutBuffer(p)
 			return nil, err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"flightalliance/soap/xmlcodec"
 )
 
 // TestHotCallStatuses: what a hot call makes of the answers a SOAP server should not give.
@@ -79,7 +81,7 @@ func TestReadBody(t *testing.T) {
 			if int64(cap(*p)) > max(2*tc.size+1, 64<<10, min(tc.announced+1, maxPrealloc)) {
 				t.Errorf("%d bytes (announced %d): a buffer of %d", tc.size, tc.announced, cap(*p))
 			}
-			putBuffer(p)
+			xmlcodec.PutBuffer(p)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"sync"
+
+	"flightalliance/soap/xmlcodec"
 )
 
 // decodeEnvelope decodes a whole response envelope: a soap:Fault becomes a *Fault, the
@@ -41,25 +43,25 @@ func slowDecode(raw []byte, want string, v any) error {
 // fastDecode decodes raw into v, one of the hot response types, and reports whether it did;
 // when it did not, v is untouched.
 func fastDecode(raw []byte, want string, v any) bool {
-	s := scanners.Get().(*scanner)
-	defer s.release()
-	s.b = raw
+	d := decoders.Get().(*decoder)
+	defer d.release()
+	d.Reset(raw)
 	switch v := v.(type) {
 	case *GetTripsResponse:
 		var r GetTripsResponse
-		if s.envelope(want, func(name xml.Name) { r.XMLName = name; s.getTrips(&r) }) {
+		if d.envelope(want, func(name xml.Name) { r.XMLName = name; d.getTrips(&r) }) {
 			*v = r
 			return true
 		}
 	case *RelevantFlightsResponse:
 		var r RelevantFlightsResponse
-		if s.envelope(want, func(name xml.Name) { r.XMLName = name; s.relevant(&r) }) {
+		if d.envelope(want, func(name xml.Name) { r.XMLName = name; d.relevant(&r) }) {
 			*v = r
 			return true
 		}
 	case *SellerPage:
 		var r SellerPage
-		if s.envelope(want, func(name xml.Name) { r.XMLName = name; s.sellerPage(&r) }) {
+		if d.envelope(want, func(name xml.Name) { r.XMLName = name; d.sellerPage(&r) }) {
 			*v = r
 			return true
 		}
@@ -67,108 +69,63 @@ func fastDecode(raw []byte, want string, v any) bool {
 	return false
 }
 
-var scanners = sync.Pool{New: func() any { return new(scanner) }}
+// decoder is the fast decoder of one answer: an XML scanner (package xmlcodec), which it reads
+// as gosoap reads an envelope and as encoding/xml fills the hot types (codec_decode_types.go).
+type decoder struct {
+	xmlcodec.Scanner
+	legs []Leg // the chunk the current answer's trips take their legs from
+}
 
-// release returns the scanner to the pool, keeping its buffers and its interned strings.
-func (s *scanner) release() {
-	s.b, s.i, s.bad, s.needClose, s.collect = nil, 0, false, false, false
-	s.stack, s.decls = s.stack[:0], s.decls[:0]
-	s.legs = nil // the answer's trips hold it
-	if cap(s.buf) > 64<<10 {
-		s.buf = nil
-	}
-	if cap(s.acc) > 64<<10 {
-		s.acc = nil
-	}
-	scanners.Put(s)
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
+// release returns the decoder to the pool, keeping its buffers and its interned strings.
+func (d *decoder) release() {
+	d.Reset(nil)
+	d.legs = nil // the answer's trips hold it
+	decoders.Put(d)
 }
 
 // envelope reads the document as gosoap's SoapEnvelope does — text and comments before a root
 // element named Envelope, whose one child named Body holds the response — and calls body at the
 // response element want with its name. What follows the root element is not read.
-func (s *scanner) envelope(want string, body func(xml.Name)) bool {
-	var t token
-	for s.next(&t) && t.kind != tkStart {
+func (d *decoder) envelope(want string, body func(xml.Name)) bool {
+	var t xmlcodec.Token
+	for d.Next(&t) && t.Kind != xmlcodec.StartElement {
 	}
-	if s.bad || string(t.local) != "Envelope" {
+	if d.Failed() || string(t.Local) != "Envelope" {
 		return false
 	}
 	seen := false
-	for s.next(&t) {
-		switch {
-		case t.kind == tkEnd:
-			return seen && !s.bad
-		case t.kind == tkStart && string(t.local) == "Body":
-			if seen || !s.body(want, body) {
-				return false // encoding/xml keeps the last Body: rare enough to leave to it
-			}
-			seen = true
-		case t.kind == tkStart:
-			s.skip()
+	for d.NextChild(&t) {
+		if string(t.Local) != "Body" {
+			d.Skip()
+			continue
 		}
+		if seen || !d.body(want, body) {
+			return false // encoding/xml keeps the last Body: rare enough to leave to it
+		}
+		seen = true
 	}
-	return false
+	return seen && !d.Failed()
 }
 
 // body reads soap:Body's content as decodeResponse reads the inner XML: white space, comments
 // and processing instructions, then the element want, then anything up to the end of Body.
-func (s *scanner) body(want string, decode func(xml.Name)) bool {
-	var t token
-	s.collect = true
-	for s.next(&t) && t.kind == tkText && len(bytes.TrimSpace(t.text)) == 0 {
+// The response element's name is the one decodeResponse saw: that of the inner XML decoded on
+// its own, where only the element's own namespace declarations count.
+func (d *decoder) body(want string, decode func(xml.Name)) bool {
+	var t xmlcodec.Token
+	d.CollectNamespaces(true)
+	for d.Next(&t) && t.Kind == xmlcodec.CharData && len(bytes.TrimSpace(t.Text)) == 0 {
 	}
-	s.collect = false
-	if s.bad || t.kind != tkStart || string(t.local) != want {
+	d.CollectNamespaces(false)
+	if d.Failed() || t.Kind != xmlcodec.StartElement || string(t.Local) != want {
 		return false // a fault, another element, text: encoding/xml decides
 	}
-	decode(s.responseName(t.name))
-	if s.bad {
+	decode(d.StandaloneName(&t))
+	if d.Failed() {
 		return false
 	}
-	s.skip() // the rest of soap:Body
-	return !s.bad
-}
-
-// responseName is the response element's name as decodeResponse saw it: the inner XML of
-// soap:Body decoded on its own, so only the element's own namespace declarations count.
-func (s *scanner) responseName(raw []byte) xml.Name {
-	var n xml.Name
-	if prefix, local, ok := splitName(raw); ok {
-		n = xml.Name{Space: string(prefix), Local: string(local)}
-	} else {
-		n = xml.Name{Local: string(raw)}
-	}
-	switch {
-	case n.Space == "xmlns", n.Space == "" && n.Local == "xmlns":
-		return n
-	case n.Space == "xml":
-		n.Space = "http://www.w3.org/XML/1998/namespace"
-		return n
-	}
-	// As encoding/xml's translate: the element's declaration of its prefix (the last one, if
-	// it declares it twice), else the prefix itself, and no namespace for no prefix.
-	prefix := n.Space
-	for _, d := range s.decls {
-		if d.prefix == prefix {
-			n.Space = d.value
-		}
-	}
-	return n
-}
-
-// skip reads the rest of the element just started, through its end.
-func (s *scanner) skip() {
-	depth := 0
-	var t token
-	for s.next(&t) {
-		switch t.kind {
-		case tkStart:
-			depth++
-		case tkEnd:
-			if depth == 0 {
-				return
-			}
-			depth--
-		}
-	}
+	d.Skip() // the rest of soap:Body
+	return !d.Failed()
 }

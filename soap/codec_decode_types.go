@@ -1,179 +1,146 @@
 package soap
 
+import "flightalliance/soap/xmlcodec"
+
 // The fast decoder's view of the hot response types: each function reads the content of an
 // element just started, through its end, as encoding/xml's Unmarshal fills the type — children
 // matched by local name in any namespace, a repeated scalar keeps its last value, a slice gets
 // an item per occurrence and stays nil without any, unknown children and the element's own
-// text are skipped. Keep them in step with types.go, as the encoder (codec_encode.go):
-// TestCodecKnowsEveryField fails for a field either of them lacks.
+// text are skipped (xmlcodec's NextChild, Skip, Text, Int and Bool read as Unmarshal reads).
+// Keep them in step with types.go, as the encoder (codec_encode.go): TestCodecKnowsEveryField
+// fails for a field either of them lacks.
 
-func (s *scanner) getTrips(r *GetTripsResponse) {
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) getTrips(r *GetTripsResponse) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Alliance":
-			r.Alliance = s.str()
+			r.Alliance = d.Text()
 		case "Trips":
 			r.Trips = append(r.Trips, Trip{})
-			s.trip(&r.Trips[len(r.Trips)-1])
+			d.trip(&r.Trips[len(r.Trips)-1])
 		case "Complete":
-			r.Complete = s.boolean()
+			r.Complete = d.Bool()
 		case "MissingSellers":
-			r.MissingSellers = append(r.MissingSellers, s.str())
+			r.MissingSellers = append(r.MissingSellers, d.Text())
 		case "Total":
-			r.Total = s.integer()
+			r.Total = d.Int()
 		default:
-			s.skip()
+			d.Skip()
 		}
 	}
 }
 
-// trip cuts the trip's legs from a chunk shared by the answer's trips (s.legs), capacity
+// trip cuts the trip's legs from a chunk shared by the answer's trips (d.legs), capacity
 // capped, rather than allocating a slice per trip.
-func (s *scanner) trip(r *Trip) {
-	first := len(s.legs)
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			if end := len(s.legs); end > first {
-				r.Legs = s.legs[first:end:end]
-			}
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) trip(r *Trip) {
+	first := len(d.legs)
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Price":
-			r.Price = s.str()
+			r.Price = d.Text()
 		case "Legs":
-			if len(s.legs) == cap(s.legs) {
-				chunk := make([]Leg, len(s.legs)-first, min(max(2*cap(s.legs), 64), 1024)+len(s.legs)-first)
-				copy(chunk, s.legs[first:])
-				s.legs, first = chunk, 0
+			if len(d.legs) == cap(d.legs) {
+				chunk := make([]Leg, len(d.legs)-first, min(max(2*cap(d.legs), 64), 1024)+len(d.legs)-first)
+				copy(chunk, d.legs[first:])
+				d.legs, first = chunk, 0
 			}
-			s.legs = append(s.legs, Leg{})
-			s.leg(&s.legs[len(s.legs)-1])
+			d.legs = append(d.legs, Leg{})
+			d.leg(&d.legs[len(d.legs)-1])
 		default:
-			s.skip()
+			d.Skip()
 		}
+	}
+	if end := len(d.legs); end > first {
+		r.Legs = d.legs[first:end:end]
 	}
 }
 
-func (s *scanner) leg(r *Leg) {
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) leg(r *Leg) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Flight":
-			r.Flight = s.str()
+			r.Flight = d.Text()
 		case "Seller":
-			r.Seller = s.str()
+			r.Seller = d.Text()
 		case "Alliance":
-			r.Alliance = s.str()
+			r.Alliance = d.Text()
 		case "Src":
-			r.Src = s.str()
+			r.Src = d.Text()
 		case "Dst":
-			r.Dst = s.str()
+			r.Dst = d.Text()
 		case "Departure":
-			r.Departure = s.str()
+			r.Departure = d.Text()
 		case "Arrival":
-			r.Arrival = s.str()
+			r.Arrival = d.Text()
 		case "Price":
-			r.Price = s.str()
+			r.Price = d.Text()
 		case "Seats":
-			r.Seats = s.integer()
+			r.Seats = d.Int()
 		default:
-			s.skip()
+			d.Skip()
 		}
 	}
 }
 
-func (s *scanner) relevant(r *RelevantFlightsResponse) {
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) relevant(r *RelevantFlightsResponse) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Sellers":
-			r.Sellers = append(r.Sellers, s.str())
+			r.Sellers = append(r.Sellers, d.Text())
 		case "Flights":
 			r.Flights = append(r.Flights, Flight{})
-			s.flight(&r.Flights[len(r.Flights)-1])
+			d.flight(&r.Flights[len(r.Flights)-1])
 		default:
-			s.skip()
+			d.Skip()
 		}
 	}
 }
 
-func (s *scanner) sellerPage(r *SellerPage) {
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) sellerPage(r *SellerPage) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Seller":
-			r.Seller = s.str()
+			r.Seller = d.Text()
 		case "Version":
-			r.Version = s.str()
+			r.Version = d.Text()
 		case "Flights":
 			r.Flights = append(r.Flights, Flight{})
-			s.flight(&r.Flights[len(r.Flights)-1])
+			d.flight(&r.Flights[len(r.Flights)-1])
 		case "NextCursor":
-			r.NextCursor = s.str()
+			r.NextCursor = d.Text()
 		default:
-			s.skip()
+			d.Skip()
 		}
 	}
 }
 
-func (s *scanner) flight(r *Flight) {
-	var t token
-	for s.next(&t) {
-		if t.kind == tkEnd {
-			return
-		}
-		if t.kind != tkStart {
-			continue
-		}
-		switch string(t.local) {
+func (d *decoder) flight(r *Flight) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
 		case "Flight":
-			r.Flight = s.str()
+			r.Flight = d.Text()
 		case "Seller":
-			r.Seller = s.str()
+			r.Seller = d.Text()
 		case "Src":
-			r.Src = s.str()
+			r.Src = d.Text()
 		case "Dst":
-			r.Dst = s.str()
+			r.Dst = d.Text()
 		case "Departure":
-			r.Departure = s.str()
+			r.Departure = d.Text()
 		case "Arrival":
-			r.Arrival = s.str()
+			r.Arrival = d.Text()
 		case "Price":
-			r.Price = s.str()
+			r.Price = d.Text()
 		case "Seats":
-			r.Seats = s.integer()
+			r.Seats = d.Int()
 		default:
-			s.skip()
+			d.Skip()
 		}
 	}
 }

@@ -16,10 +16,14 @@
 // The hot messages — getTrips, getRelevantFlightsBySrc/ByDst, getFlights and the paged seller
 // transfer — have a codec of their own: the handler writes their answers with a hand-written
 // encoder that produces encoding/xml's bytes (codec_encode.go), and the client sends those calls
-// without gosoap and reads their answers in one pass (client_hot.go, codec_decode.go), leaving
-// to encoding/xml only what its fast decoder does not accept (faults, refusals, unusual XML).
-// Fuzz and property tests hold both to encoding/xml's behaviour (codec_*_test.go).
+// without gosoap (codec_request.go, client_hot.go) and reads their answers in one pass
+// (codec_decode.go), leaving to encoding/xml only what its fast decoder does not accept (faults,
+// refusals, unusual XML). Those files are a thin layer: they map the hot types and the SOAP
+// envelope onto package soap/xmlcodec, the type-agnostic engine (scanner, escaping, leaf values,
+// buffer pool), which knows XML and nothing of SOAP. Fuzz and property tests hold the engine to
+// encoding/xml's behaviour (in xmlcodec) and the layer too, type by type (codec_*_test.go).
 //
 // This package must not know the domain: it validates envelopes, not airports, dates or
-// prices (the airline server does that), and it imports only the standard library and gosoap.
+// prices (the airline server does that), and it imports only the standard library, gosoap and
+// its own xmlcodec.
 package soap

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"flightalliance/soap/xmlcodec"
 )
 
 // DefaultMaxRequestBody caps a request body when HandlerOptions.MaxBody is zero. Requests carry a
@@ -188,7 +190,7 @@ func (h *handler) serveCall(w http.ResponseWriter, r *http.Request) {
 	}
 	writeXML(w, http.StatusOK, *body)
 	h.log.Debug("soap call", "op", name, "remote", r.RemoteAddr, "bytes", len(*body), "duration", time.Since(began))
-	putBuffer(body)
+	xmlcodec.PutBuffer(body)
 }
 
 // invoke runs an operation, turning a panic into an error: a bad request must not take the

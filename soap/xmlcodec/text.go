@@ -1,4 +1,4 @@
-package soap
+package xmlcodec
 
 import (
 	"bytes"
@@ -7,11 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// The lexical pieces of the scanner (codec_scan.go): white space, names, and character data
-// (text, attribute values, CDATA sections) read as encoding/xml's Decoder reads them.
+// The lexical pieces of the scanner (scanner.go) but names (names.go): white space and character
+// data (text, attribute values, CDATA sections) read as encoding/xml's Decoder reads them.
 
 // space skips XML white space.
-func (s *scanner) space() {
+func (s *Scanner) space() {
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ' ', '\r', '\n', '\t':
@@ -21,64 +21,6 @@ func (s *scanner) space() {
 		}
 	}
 }
-
-// name reads an XML name at s.i. Names are ASCII here: a byte beyond ASCII goes to
-// encoding/xml, which checks names against Unicode's tables. colons counts the colons.
-func (s *scanner) name() (n span, colons int, ok bool) {
-	from := s.i
-	for s.i < len(s.b) && nameByte[s.b[s.i]] {
-		if s.b[s.i] == ':' {
-			colons++
-		}
-		s.i++
-	}
-	if s.i == from || s.i < len(s.b) && s.b[s.i] >= utf8.RuneSelf {
-		return span{}, 0, false
-	}
-	switch c := s.b[from]; {
-	case c == '-' || c == '.' || '0' <= c && c <= '9': // not a first character of a name
-		return span{}, 0, false
-	}
-	return span{from, s.i}, colons, true
-}
-
-// nsname reads a name that may carry a prefix: encoding/xml refuses more than one colon.
-// Without a colon, the whole name is local.
-func (s *scanner) nsname() (n span, local []byte, ok bool) {
-	n, colons, ok := s.name()
-	raw := s.b[n.from:n.to]
-	switch {
-	case !ok || colons > 1:
-		return span{}, nil, false
-	case colons == 0:
-		return n, raw, true
-	default:
-		return n, localName(raw), true
-	}
-}
-
-// splitName splits prefix:local as encoding/xml does; a name with an empty prefix or local
-// part is all local.
-func splitName(raw []byte) (prefix, local []byte, split bool) {
-	prefix, local, split = bytes.Cut(raw, []byte{':'})
-	if !split || len(prefix) == 0 || len(local) == 0 {
-		return nil, raw, false
-	}
-	return prefix, local, true
-}
-
-func localName(raw []byte) []byte {
-	_, local, _ := splitName(raw)
-	return local
-}
-
-// nameByte is encoding/xml's isNameByte for ASCII.
-var nameByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == ':' || c == '.' || c == '-'
-	}
-	return t
-}()
 
 // plainByte is true for the bytes text can alias without a look: ASCII characters that are
 // neither markup ('<', '&'), nor part of "]]>", nor control characters.
@@ -93,7 +35,7 @@ var plainByte = func() (t [256]bool) {
 // unread) or the end of input for plain text (quote < 0, !cdata), up to the closing quote (read)
 // for an attribute value, up to "]]>" (read) in a CDATA section. The result aliases the input
 // when nothing had to be replaced, the scratch buffer otherwise.
-func (s *scanner) text(quote int, cdata bool) ([]byte, bool) {
+func (s *Scanner) text(quote int, cdata bool) ([]byte, bool) {
 	from := s.i
 	i := from
 	for i < len(s.b) && plainByte[s.b[i]] && int(s.b[i]) != quote {
@@ -113,7 +55,7 @@ func (s *scanner) text(quote int, cdata bool) ([]byte, bool) {
 
 // slowText is text for data that holds references, line ends, "]]" or bytes beyond ASCII: a
 // port of encoding/xml's loop.
-func (s *scanner) slowText(quote int, cdata bool) ([]byte, bool) {
+func (s *Scanner) slowText(quote int, cdata bool) ([]byte, bool) {
 	buf := s.buf[:0]
 	var b0, b1 byte
 	trunc := 0
@@ -168,7 +110,7 @@ func (s *scanner) slowText(quote int, cdata bool) ([]byte, bool) {
 // reference reads an entity or character reference after its '&' and appends its text. Strict
 // encoding/xml knows the five predefined entities and decimal (&#65;) or hexadecimal (&#x41;)
 // references, and refuses anything else.
-func (s *scanner) reference(buf []byte) ([]byte, bool) {
+func (s *Scanner) reference(buf []byte) ([]byte, bool) {
 	rest := s.b[s.i:]
 	end := bytes.IndexByte(rest, ';')
 	if end < 0 {

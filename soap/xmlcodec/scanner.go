@@ -1,32 +1,34 @@
-package soap
+package xmlcodec
 
 import "bytes"
 
-// scanner tokenizes an XML document held in memory for the fast response decoder
-// (codec_decode.go). It is a port of encoding/xml's tokenizer (Decoder.rawToken and Token in
-// Strict mode, Go 1.26) restricted to a subset: ASCII names, the XML declaration as servers
-// write it, no DTD or other directive, at most maxScanDepth open elements. Whatever leaves the
-// subset, and whatever encoding/xml would refuse, stops the scanner with bad set; the decoder
-// then hands the whole input to encoding/xml, which gives the value or the error the input
-// deserves. So the scanner never explains an error: it only has to be right when it accepts.
+// Scanner tokenizes an XML document held in memory. It is a port of encoding/xml's tokenizer
+// (Decoder.rawToken and Token in Strict mode, Go 1.26) restricted to a subset: ASCII names, the
+// XML declaration as servers write it, no DTD or other directive, at most maxDepth open
+// elements. Whatever leaves the subset, and whatever encoding/xml would refuse, stops the
+// scanner: Failed then reports true, and the caller hands the whole input to encoding/xml,
+// which gives the value or the error the input deserves. So the scanner never explains an
+// error: it only has to be right when it accepts.
 //
 // The tokens are those of encoding/xml's Token: start and end elements (a self-closing element
 // is both, and an end must repeat its start's name, prefix included; end tokens carry no local
-// name, which no reader needs), and character data
-// (text and CDATA sections, entities and character references replaced, line ends normalized,
-// each piece checked for UTF-8 and for XML's character range). Comments and processing
-// instructions are checked and dropped, as the decoder ignores them.
-type scanner struct {
+// name, which no reader needs), and character data (text and CDATA sections, entities and
+// character references replaced, line ends normalized, each piece checked for UTF-8 and for
+// XML's character range). Comments and processing instructions are checked and dropped, as
+// Unmarshal ignores them.
+//
+// The zero Scanner is ready for Reset. A Scanner keeps its buffers and the strings it interned
+// from one document to the next, so callers pool them.
+type Scanner struct {
 	b         []byte
 	i         int      // next byte to read
 	bad       bool     // outside the subset, or malformed: the caller falls back to encoding/xml
 	stack     []span   // raw names of the open elements
-	needClose bool     // the last start element was self-closing: next returns its end
+	needClose bool     // the last start element was self-closing: Next returns its end
 	collect   bool     // record the namespace declarations of start elements in decls
 	decls     []nsDecl // when collect is set: the last start element's declarations
 	buf       []byte   // decoded text that could not alias b
 	acc       []byte   // a leaf's text in several pieces
-	legs      []Leg    // the chunk the current answer's trips take their legs from
 	strs      internCache
 }
 
@@ -36,35 +38,58 @@ type span struct{ from, to int }
 // nsDecl is a namespace declaration: xmlns="value" (prefix "") or xmlns:prefix="value".
 type nsDecl struct{ prefix, value string }
 
-// maxScanDepth bounds element nesting; deeper documents go to encoding/xml.
-const maxScanDepth = 64
+// maxDepth bounds element nesting; deeper documents go to encoding/xml.
+const maxDepth = 64
 
-// Token kinds.
+// Kind is the kind of a Token.
+type Kind int
+
+// Token kinds, named after encoding/xml's tokens.
 const (
-	tkStart = iota + 1
-	tkEnd
-	tkText
+	StartElement Kind = iota + 1
+	EndElement
+	CharData
 )
 
-// token is what next read. name and local alias the input; text aliases the input or the
+// Token is what Next read. Name and Local alias the input; Text aliases the input or the
 // scanner's scratch buffer and is valid until the next call.
-type token struct {
-	kind  int
-	name  []byte // start, end: the raw name, prefix included
-	local []byte // start: the local part, split as encoding/xml's nsname does
-	text  []byte // text: the decoded character data
+type Token struct {
+	Kind  Kind
+	Name  []byte // StartElement, EndElement: the raw name, prefix included
+	Local []byte // StartElement: the local part, split as encoding/xml's nsname does
+	Text  []byte // CharData: the decoded character data
 }
 
+// Reset makes s read doc from its start, keeping its buffers (unless they grew large) and its
+// interned strings. Reset(nil) lets go of the last document.
+func (s *Scanner) Reset(doc []byte) {
+	s.b, s.i, s.bad, s.needClose, s.collect = doc, 0, false, false, false
+	s.stack, s.decls = s.stack[:0], s.decls[:0]
+	if cap(s.buf) > maxKept {
+		s.buf = nil
+	}
+	if cap(s.acc) > maxKept {
+		s.acc = nil
+	}
+}
+
+// maxKept bounds the scratch buffers a Scanner keeps from one document to the next.
+const maxKept = 64 << 10
+
+// Failed reports whether the scanner has stopped: the input left the subset or is malformed,
+// and only encoding/xml can say what it holds.
+func (s *Scanner) Failed() bool { return s.bad }
+
 // fail marks the input as one for encoding/xml and returns false.
-func (s *scanner) fail() bool {
+func (s *Scanner) fail() bool {
 	s.bad = true
 	return false
 }
 
-// next reads the next token into t. It returns false at the end of the input (which the
-// callers never expect: the document's root element has not ended) or when the input leaves
-// the subset; bad is then set.
-func (s *scanner) next(t *token) bool {
+// Next reads the next token into t. It returns false at the end of the input (which a reader
+// never expects: the document's root element has not ended) or when the input leaves the
+// subset; Failed then reports true.
+func (s *Scanner) Next(t *Token) bool {
 	if s.bad {
 		return false
 	}
@@ -72,7 +97,7 @@ func (s *scanner) next(t *token) bool {
 		s.needClose = false
 		top := s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
-		t.kind, t.name, t.local = tkEnd, s.b[top.from:top.to], nil
+		t.Kind, t.Name, t.Local = EndElement, s.b[top.from:top.to], nil
 		return true
 	}
 	for {
@@ -84,7 +109,7 @@ func (s *scanner) next(t *token) bool {
 			if !ok {
 				return s.fail()
 			}
-			t.kind, t.text = tkText, data
+			t.Kind, t.Text = CharData, data
 			return true
 		}
 		if s.i+1 >= len(s.b) {
@@ -111,10 +136,10 @@ func (s *scanner) next(t *token) bool {
 }
 
 // startTag reads <name attr="value" ...> or <name .../> at s.i.
-func (s *scanner) startTag(t *token) bool {
+func (s *Scanner) startTag(t *Token) bool {
 	s.i++
 	name, local, ok := s.nsname()
-	if !ok || len(s.stack) >= maxScanDepth {
+	if !ok || len(s.stack) >= maxDepth {
 		return s.fail()
 	}
 	if s.collect {
@@ -143,47 +168,13 @@ func (s *scanner) startTag(t *token) bool {
 		break
 	}
 	s.stack = append(s.stack, name)
-	t.kind, t.name, t.local = tkStart, s.b[name.from:name.to], local
-	return true
-}
-
-// attribute reads name="value" (or 'value') at s.i. Strict encoding/xml requires the = and the
-// quotes.
-func (s *scanner) attribute() bool {
-	name, _, ok := s.nsname()
-	if !ok {
-		return false
-	}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '=' {
-		return false
-	}
-	s.i++
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '"' && s.b[s.i] != '\'' {
-		return false
-	}
-	quote := int(s.b[s.i])
-	s.i++
-	value, ok := s.text(quote, false)
-	if !ok {
-		return false
-	}
-	if s.collect {
-		raw := s.b[name.from:name.to]
-		switch prefix, local, split := splitName(raw); {
-		case !split && string(raw) == "xmlns":
-			s.decls = append(s.decls, nsDecl{prefix: "", value: string(value)})
-		case split && string(prefix) == "xmlns":
-			s.decls = append(s.decls, nsDecl{prefix: string(local), value: string(value)})
-		}
-	}
+	t.Kind, t.Name, t.Local = StartElement, s.b[name.from:name.to], local
 	return true
 }
 
 // endTag reads </name> at s.i; the name must be that of the innermost open element, which
 // is compared in place (a longer or shorter name differs in the byte after it).
-func (s *scanner) endTag(t *token) bool {
+func (s *Scanner) endTag(t *Token) bool {
 	if len(s.stack) == 0 {
 		return s.fail()
 	}
@@ -200,14 +191,14 @@ func (s *scanner) endTag(t *token) bool {
 	}
 	s.i++
 	s.stack = s.stack[:len(s.stack)-1]
-	t.kind, t.name, t.local = tkEnd, name, nil
+	t.Kind, t.Name, t.Local = EndElement, name, nil
 	return true
 }
 
 // procInst reads <?target data?> at s.i. The only xml declaration accepted is the usual one
 // at the very start of the document; any other goes to encoding/xml, which checks its
 // version and encoding.
-func (s *scanner) procInst() bool {
+func (s *Scanner) procInst() bool {
 	at := s.i
 	s.i += 2
 	target, _, ok := s.name()
@@ -241,7 +232,7 @@ func (s *scanner) procInst() bool {
 
 // comment reads <!--...--> at s.i, as encoding/xml does: "--" must end the comment. Any other
 // <! (a DOCTYPE or other directive) goes to encoding/xml.
-func (s *scanner) comment() bool {
+func (s *Scanner) comment() bool {
 	if s.i+3 >= len(s.b) || s.b[s.i+2] != '-' || s.b[s.i+3] != '-' {
 		return false
 	}
@@ -260,8 +251,8 @@ func (s *scanner) comment() bool {
 	}
 }
 
-// cdata reads <![CDATA[...]]> at s.i as a text token.
-func (s *scanner) cdata(t *token) bool {
+// cdata reads <![CDATA[...]]> at s.i as character data.
+func (s *Scanner) cdata(t *Token) bool {
 	if !bytes.HasPrefix(s.b[s.i:], []byte("<![CDATA[")) {
 		return s.fail()
 	}
@@ -270,6 +261,6 @@ func (s *scanner) cdata(t *token) bool {
 	if !ok {
 		return s.fail()
 	}
-	t.kind, t.text = tkText, data
+	t.Kind, t.Text = CharData, data
 	return true
 }

@@ -1,44 +1,76 @@
-package soap
+package xmlcodec
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strconv"
 	"strings"
 )
 
-// Leaf values for the fast decoder: strings, ints and bools read from an element's text as
-// encoding/xml's Unmarshal reads them.
+// Reading an element's content as encoding/xml's Unmarshal reads it into a field: its children
+// one by one, or its text as a string, an int or a bool.
+
+// NextChild reads up to the next child element of the element being read and reports whether
+// there is one (its start is in t); it returns false at the element's end, which it reads, or
+// when Next does. Character data between the children is dropped, as Unmarshal drops it for a
+// struct without a chardata field.
+func (s *Scanner) NextChild(t *Token) bool {
+	for s.Next(t) {
+		switch t.Kind {
+		case StartElement:
+			return true
+		case EndElement:
+			return false
+		}
+	}
+	return false
+}
+
+// Skip reads the rest of the element just started, through its end.
+func (s *Scanner) Skip() {
+	depth := 0
+	var t Token
+	for s.Next(&t) {
+		switch t.Kind {
+		case StartElement:
+			depth++
+		case EndElement:
+			if depth == 0 {
+				return
+			}
+			depth--
+		}
+	}
+}
 
 // leaf reads the rest of the element just started as encoding/xml fills a string: the
 // concatenation of its own character data, nested elements skipped. The result is valid until
 // the next call.
-func (s *scanner) leaf() []byte {
+func (s *Scanner) leaf() []byte {
 	if text, ok := s.plainLeaf(); ok {
 		return text
 	}
-	var t token
+	var t Token
 	var out []byte
 	inAcc := false
-	for s.next(&t) {
-		switch t.kind {
-		case tkEnd:
+	for s.Next(&t) {
+		switch t.Kind {
+		case EndElement:
 			return out
-		case tkText:
+		case CharData:
 			switch {
 			case out == nil && bytes.HasPrefix(s.b[s.i:], endTagOpen):
 				// The usual case: one piece, then the end tag, which leaves the scratch buffer
 				// (where the piece may be) alone.
-				out = t.text
+				out = t.Text
 			case !inAcc:
-				s.acc = append(append(s.acc[:0], out...), t.text...)
+				s.acc = append(append(s.acc[:0], out...), t.Text...)
 				out, inAcc = s.acc, true
 			default:
-				s.acc = append(s.acc, t.text...)
+				s.acc = append(s.acc, t.Text...)
 				out = s.acc
 			}
-		case tkStart:
-			s.skip()
+		case StartElement:
+			s.Skip()
 		}
 	}
 	return nil
@@ -48,7 +80,7 @@ var endTagOpen = []byte("</")
 
 // plainLeaf is leaf for the usual element: plain text, then the element's end tag with no
 // space in it, which it reads in place; anything else is left to the general loop.
-func (s *scanner) plainLeaf() ([]byte, bool) {
+func (s *Scanner) plainLeaf() ([]byte, bool) {
 	if s.needClose || s.bad {
 		return nil, false
 	}
@@ -68,11 +100,14 @@ func (s *scanner) plainLeaf() ([]byte, bool) {
 	return text, true
 }
 
-func (s *scanner) str() string { return s.strs.get(s.leaf()) }
+// Text reads the rest of the element just started as Unmarshal fills a string. Strings that
+// recur across documents (codes, dates, prices) are shared rather than allocated again.
+func (s *Scanner) Text() string { return s.strs.get(s.leaf()) }
 
-// integer reads an int as encoding/xml does: empty is 0, else strconv.ParseInt of the trimmed
-// text; a value that does not parse is encoding/xml's error to report.
-func (s *scanner) integer() int {
+// Int reads the rest of the element just started as Unmarshal fills an int: empty is 0, else
+// strconv.ParseInt of the trimmed text; a value that does not parse fails the scanner, as it is
+// encoding/xml's error to report.
+func (s *Scanner) Int() int {
 	b := s.leaf()
 	if len(b) == 0 || s.bad {
 		return 0
@@ -102,9 +137,9 @@ func smallDecimal(b []byte) (int, bool) {
 	return n, true
 }
 
-// boolean reads a bool as encoding/xml does: empty is false, else strconv.ParseBool of the
-// trimmed text.
-func (s *scanner) boolean() bool {
+// Bool reads the rest of the element just started as Unmarshal fills a bool: empty is false,
+// else strconv.ParseBool of the trimmed text, failing the scanner when it does not parse.
+func (s *Scanner) Bool() bool {
 	b := s.leaf()
 	switch string(b) {
 	case "", "false":
@@ -117,37 +152,4 @@ func (s *scanner) boolean() bool {
 		s.fail()
 	}
 	return v
-}
-
-// internCache shares the strings of one decoder's recent answers: codes, airports, times and
-// prices repeat across legs. It is direct-mapped: a slot holds the last string hashed to it.
-type internCache [1 << internBits]string
-
-const internBits = 10
-
-func (c *internCache) get(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > 32 {
-		return string(b)
-	}
-	// A hash of the length and of up to three 8-byte words: the first, the middle and the last.
-	h := uint64(len(b))
-	if len(b) >= 8 {
-		h ^= binary.LittleEndian.Uint64(b) ^ binary.LittleEndian.Uint64(b[len(b)-8:])*0x9E3779B97F4A7C15
-		if len(b) > 16 {
-			h ^= binary.LittleEndian.Uint64(b[len(b)/2-4:]) * 0xC2B2AE3D27D4EB4F
-		}
-	} else {
-		for _, x := range b {
-			h = h<<8 | uint64(x)
-		}
-	}
-	h *= 0x9E3779B97F4A7C15
-	slot := &c[h>>(64-internBits)]
-	if *slot != string(b) {
-		*slot = string(b)
-	}
-	return *slot
 }
