@@ -14,6 +14,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 
 	"flightalliance/internal/pki"
 	"flightalliance/search"
@@ -134,7 +135,7 @@ func TestSecureAlliance(t *testing.T) {
 		}
 	})
 	t.Run("etcd", func(t *testing.T) {
-		plain, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + m1.client}, DialTimeout: 2 * time.Second})
+		plain, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + m1.client}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
 		if err != nil {
 			return // refused at once: fine
 		}

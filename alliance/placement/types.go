@@ -12,7 +12,11 @@ const (
 
 // Machine is what one machine of the alliance published for this round.
 type Machine struct {
-	Name      string
+	Name string
+	// Zone is the failure domain the machine runs in (a rack, a data centre); "" means the
+	// machine is a zone of its own (its Name). Copies of a seller go to distinct zones whenever
+	// enough zones are live.
+	Zone      string
 	Primaries []string // what it holds now as PRIMARY (committed by earlier rounds)
 	Backups   []string // what it holds now as BACKUP
 	// Brings lists the sellers a joiner brings from its own files. Each replaces every existing
@@ -30,6 +34,9 @@ type Machine struct {
 // listed in any order; names are unique. A machine that failed is simply absent.
 type Snapshot struct {
 	Machines []Machine
+	// Replicas is K, the copies every seller should have: one PRIMARY and min(K, machines)−1
+	// BACKUPs. 0 means 2, the seed's model.
+	Replicas int
 	// Sellers optionally lists every seller the alliance knows of (the tree's seller branch),
 	// so that a seller whose every copy was on failed machines can be reported as Lost. A seller
 	// held or brought by a machine of the snapshot need not be listed.
