@@ -128,6 +128,7 @@ func (m *Machine) entry() machineEntry {
 	return machineEntry{
 		Name:      m.cfg.Name,
 		URL:       m.cfg.AdvertiseURL,
+		Zone:      m.cfg.Zone,
 		Primaries: h.Primaries,
 		Backups:   h.Backups,
 		Versions:  versions,

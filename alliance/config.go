@@ -17,6 +17,13 @@ type Config struct {
 	Name         string            // machine name, unique in the alliance (also its etcd member name)
 	Alliance     string            // alliance name (the search server's cluster name)
 	Sellers      map[string]string // seller code → CSV file this machine brings
+	// Zone is the failure domain this machine runs in (rack, data centre); default its Name.
+	// A seller's copies go to distinct zones whenever enough zones are live.
+	Zone string
+	// Replicas is K, the copies of every seller (1..5): alliance-wide, recorded at bootstrap in
+	// /alliances/<alliance>/config. 0 adopts the alliance's value (2 for a new alliance); another
+	// value than the alliance's refuses the start (see ensureSettings).
+	Replicas int
 	Listen       string            // host:port of the SOAP and status server
 	AdvertiseURL string            // base URL others use to reach Listen; default http://<Listen>
 	Member       coord.Config      // the embedded etcd member
@@ -58,6 +65,15 @@ func (c Config) normalize() (Config, error) {
 	}
 	if !nameRE.MatchString(c.Alliance) {
 		errs = append(errs, fmt.Errorf("alliance: %q is not an alliance name (letters, digits, _ . -, at most 63)", c.Alliance))
+	}
+	if c.Zone == "" {
+		c.Zone = c.Name
+	}
+	if !nameRE.MatchString(c.Zone) {
+		errs = append(errs, fmt.Errorf("zone: %q is not a zone name (letters, digits, _ . -, at most 63)", c.Zone))
+	}
+	if c.Replicas < 0 || c.Replicas > maxReplicas {
+		errs = append(errs, fmt.Errorf("replicas: %d, want 1 to %d", c.Replicas, maxReplicas))
 	}
 	if c.Listen == "" {
 		errs = append(errs, errors.New("listen: required"))

@@ -33,3 +33,23 @@ func TestNormalizeReportsEveryProblemInFieldOrder(t *testing.T) {
 		t.Errorf("normalize of a bad name without listen: %v", err)
 	}
 }
+
+func TestNormalizeZoneAndReplicas(t *testing.T) {
+	c, err := Config{Name: "m1", Alliance: "star", Listen: "127.0.0.1:8101"}.normalize()
+	if err != nil || c.Zone != "m1" || c.Replicas != 0 {
+		t.Fatalf("defaults: zone %q replicas %d, %v; want the machine's name and 0 (adopt the alliance's)", c.Zone, c.Replicas, err)
+	}
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Zone: "eu west"}, `zone: "eu west" is not a zone name`},
+		{Config{Replicas: 6}, "replicas: 6, want 1 to 5"},
+		{Config{Replicas: -1}, "replicas: -1, want 1 to 5"},
+	} {
+		tc.cfg.Name, tc.cfg.Alliance, tc.cfg.Listen = "m1", "star", "127.0.0.1:8101"
+		if _, err := tc.cfg.normalize(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("normalize(%+v) = %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}

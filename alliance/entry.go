@@ -12,6 +12,7 @@ import (
 type machineEntry struct {
 	Name      string            `json:"name"`
 	URL       string            `json:"url"`
+	Zone      string            `json:"zone,omitempty"`
 	Primaries []string          `json:"primaries"`
 	Backups   []string          `json:"backups"`
 	Versions  map[string]string `json:"versions,omitempty"`
@@ -20,6 +21,14 @@ type machineEntry struct {
 	// Brings lists, while the machine is joining, the sellers of its own files: it can answer
 	// for them before the round that places them commits.
 	Brings []string `json:"brings,omitempty"`
+}
+
+// zone is the machine's zone; an entry without one (an older machine) is a zone of its own.
+func (e machineEntry) zone() string {
+	if e.Zone == "" {
+		return e.Name
+	}
+	return e.Zone
 }
 
 func decodeMachineEntry(name string, value []byte) (machineEntry, error) {
@@ -36,6 +45,7 @@ func decodeMachineEntry(name string, value []byte) (machineEntry, error) {
 // holding is what a machine publishes on entering a round: the planner's view of that machine.
 type holding struct {
 	Name      string            `json:"name"`
+	Zone      string            `json:"zone,omitempty"`
 	Primaries []string          `json:"primaries"`
 	Backups   []string          `json:"backups"`
 	Brings    []string          `json:"brings,omitempty"`
@@ -47,6 +57,7 @@ type holding struct {
 func (h holding) machine() placement.Machine {
 	return placement.Machine{
 		Name:      h.Name,
+		Zone:      h.Zone,
 		Primaries: h.Primaries,
 		Backups:   h.Backups,
 		Brings:    h.Brings,

@@ -28,5 +28,8 @@ func (k keys) catalogEntry(seller string) string { return path.Join(k.root, "cat
 // catalog is the folder of the catalog entries.
 func (k keys) catalog() string { return k.root + "/catalog" }
 
+// settings is the alliance-wide configuration (replicas), written at bootstrap.
+func (k keys) settings() string { return k.root + "/config" }
+
 // round is the barrier of the placement round for a membership revision.
 func (k keys) round(id string) string { return path.Join(k.root, "rounds", id) }

@@ -57,6 +57,7 @@ type Machine struct {
 	}
 	republish  atomic.Bool
 	roundEpoch atomic.Int64 // the entry's epoch: bumped to ask every machine for a new round
+	replicas   atomic.Int32 // K, as the alliance's settings last said (0 before they were read)
 
 	roundMu sync.Mutex
 	round   roundStatus
@@ -216,9 +217,22 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	run(func(ctx context.Context) { m.seats.Follow(ctx, m.tree(), m.log) })
 	run(func(ctx context.Context) { m.holds.Follow(ctx, m.tree(), m.log) })
 	joined := make(chan error, 1) // never blocks the join, which ends with work
-	run(func(ctx context.Context) { joined <- m.joinAlliance(ctx) })
+	var settingsRev int64
+	run(func(ctx context.Context) {
+		var err error
+		if settingsRev, err = m.ensureSettings(ctx); err != nil {
+			joined <- err
+			return
+		}
+		joined <- m.joinAlliance(ctx)
+	})
 	select {
 	case err := <-joined:
+		var refused *ReplicasMismatchError
+		if errors.As(err, &refused) {
+			m.refuseStart(member)
+			return false, err
+		}
 		if err != nil {
 			return false, nil // work was cancelled: ctx ended or the member stopped
 		}
@@ -227,6 +241,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	case <-ctx.Done():
 		return false, nil
 	}
+	run(func(ctx context.Context) { m.followSettings(ctx, settingsRev) })
 	run(m.roundLoop)
 	run(m.keepMembership)
 	run(m.delegateLoop)
@@ -243,6 +258,16 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		return true, nil
 	case err := <-serveErr:
 		return false, fmt.Errorf("http server: %w", err)
+	}
+}
+
+// refuseStart takes this machine's etcd member out of the cluster again before the machine exits
+// with a command line its alliance refused, so that the others do not wait for it to come back.
+func (m *Machine) refuseStart(member *coord.Member) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*m.cfg.CallTimeout)
+	defer cancel()
+	if err := member.Leave(ctx); err != nil {
+		m.log.Warn("leaving the etcd cluster after a refused start failed; the others remove this member after their grace", "err", err)
 	}
 }
 

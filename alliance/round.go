@@ -69,6 +69,7 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	me := m.store.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
 		return !m.view.heldByOthers(code, m.cfg.Name)
 	})
+	me.Zone = m.cfg.Zone
 	value, _ := json.Marshal(me)
 	barrier := coord.NewBarrier(m.tree(), m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
 	values, err := barrier.Enter(roundCtx, value)
@@ -77,6 +78,9 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 		return out
 	}
 	snap, holdings, err := snapshotOf(values)
+	if err == nil {
+		snap.Replicas, err = m.replicasAt(roundCtx, rev)
+	}
 	if err != nil {
 		out.Err = m.abandon(barrier, roundCtx, err)
 		return out

@@ -71,8 +71,12 @@ func (m *Machine) routes() http.Handler {
 
 // statusDoc is the JSON of GET /status.
 type statusDoc struct {
-	Name     string       `json:"name"`
-	Alliance string       `json:"alliance"`
+	Name     string `json:"name"`
+	Alliance string `json:"alliance"`
+	Zone     string `json:"zone"`
+	// Replicas is K, the copies of every seller, as the alliance's settings last said (0 before
+	// this machine read them).
+	Replicas int          `json:"replicas"`
 	URL      string       `json:"url"`
 	Delegate string       `json:"delegate"`
 	Acting   bool         `json:"acting_delegate"`
@@ -94,6 +98,8 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 	doc := statusDoc{
 		Name:     m.cfg.Name,
 		Alliance: m.cfg.Alliance,
+		Zone:     m.cfg.Zone,
+		Replicas: int(m.replicas.Load()),
 		URL:      m.cfg.AdvertiseURL,
 		Delegate: m.view.delegate(),
 		Acting:   m.acting.Load(),

@@ -60,7 +60,8 @@ func (v *view) url(name string) (url string, ok bool) {
 }
 
 // candidates lists, for one seller, the machines to ask in order: its holders in the current view
-// (primary first), then machines that held it in an earlier view and are still live — during a
+// (primary first, then its backups, each next one from a zone the list has not reached yet where
+// there is one, by name otherwise — so a hedge goes to another zone first), then machines that held it in an earlier view and are still live — during a
 // rebalancing the old holder keeps its copy until the new one is published — then a joiner that
 // brings it and whose round has not committed yet.
 func (v *view) candidates(seller string) (out []string) {
@@ -78,10 +79,14 @@ func (v *view) candidates(seller string) (out []string) {
 				add(name)
 			}
 		}
+		var backups []string
 		for _, name := range names {
 			if slices.Contains(s.machines[name].Backups, seller) {
-				add(name)
+				backups = append(backups, name)
 			}
+		}
+		for _, name := range zoneSpread(out, backups, func(n string) string { return s.machines[n].zone() }) {
+			add(name)
 		}
 		for _, name := range s.lastHolders[seller] {
 			add(name)
@@ -92,6 +97,30 @@ func (v *view) candidates(seller string) (out []string) {
 			}
 		}
 	})
+	return out
+}
+
+// zoneSpread orders names (sorted) to follow first: each next name is the first whose zone
+// neither first nor the names already chosen are in, or the first left when every zone is.
+func zoneSpread(first, names []string, zoneOf func(string) string) []string {
+	seen := map[string]bool{}
+	for _, n := range first {
+		seen[zoneOf(n)] = true
+	}
+	out := make([]string, 0, len(names))
+	left := slices.Clone(names)
+	for len(left) > 0 {
+		pick := 0
+		for i, n := range left {
+			if !seen[zoneOf(n)] {
+				pick = i
+				break
+			}
+		}
+		seen[zoneOf(left[pick])] = true
+		out = append(out, left[pick])
+		left = slices.Delete(left, pick, pick+1)
+	}
 	return out
 }
 

@@ -44,7 +44,7 @@ func (st *state) repair() error {
 		if p := v.primary[seller]; st.isMember(p) {
 			st.assign(seller, Primary, p)
 		}
-		if b := v.backup[seller]; st.isMember(b) {
+		if b := v.backup(seller); st.isMember(b) {
 			st.assign(seller, Backup, b)
 		}
 	}

@@ -20,7 +20,7 @@ func (st *state) result() Result {
 			for _, seller := range list {
 				if !v.hasData(seller, m) {
 					res.Transfers = append(res.Transfers, Transfer{Seller: seller, Role: r, From: v.source(seller, r), To: m})
-				} else if r == Primary && v.backup[seller] == m {
+				} else if r == Primary && v.backup(seller) == m {
 					res.Promotions = append(res.Promotions, Promotion{Seller: seller, Machine: m})
 				}
 			}

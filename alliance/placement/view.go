@@ -11,7 +11,7 @@ type view struct {
 	machines []Machine           // sorted by name, every list sorted
 	winner   map[string]string   // seller → the joiner whose brought copy is the version kept
 	primary  map[string]string   // seller → its PRIMARY holder in the snapshot
-	backup   map[string]string   // seller → its BACKUP holder in the snapshot
+	backups  map[string][]string // seller → its BACKUP holders in the snapshot, sorted
 	sources  map[string][]string // seller → machines with usable data for it, sorted
 	known    []string            // every seller the snapshot names, sorted
 }
@@ -20,7 +20,7 @@ func newView(s Snapshot) *view {
 	v := &view{
 		winner:  map[string]string{},
 		primary: map[string]string{},
-		backup:  map[string]string{},
+		backups: map[string][]string{},
 		sources: map[string][]string{},
 	}
 	for _, m := range s.Machines {
@@ -49,7 +49,7 @@ func newView(s Snapshot) *view {
 			known[seller] = true
 		}
 		for _, seller := range m.Backups {
-			v.backup[seller] = m.Name
+			v.backups[seller] = append(v.backups[seller], m.Name) // name order: sorted
 			v.addHeld(seller, m.Name)
 			known[seller] = true
 		}
@@ -77,13 +77,28 @@ func (v *view) hasData(seller, machine string) bool {
 	return found
 }
 
+// backup is seller's BACKUP holder in the snapshot in the seed's model, which has at most one;
+// "" if there is none.
+func (v *view) backup(seller string) string {
+	if list := v.backups[seller]; len(list) > 0 {
+		return list[0]
+	}
+	return ""
+}
+
+// isBackup reports whether machine held seller as BACKUP in the snapshot.
+func (v *view) isBackup(seller, machine string) bool {
+	return slices.Contains(v.backups[seller], machine)
+}
+
 // source is the machine a transfer of seller for role fetches from: the joiner that brought the
-// kept version, else the snapshot's holder of the same role, else the holder of the other role.
+// kept version, else the snapshot's holder of the same role, else the holder of the other role
+// (the first BACKUP holder by name when there are several).
 func (v *view) source(seller string, role Role) string {
 	if w, ok := v.winner[seller]; ok {
 		return w
 	}
-	same, other := v.primary[seller], v.backup[seller]
+	same, other := v.primary[seller], v.backup(seller)
 	if role == Backup {
 		same, other = other, same
 	}
