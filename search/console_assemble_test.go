@@ -96,3 +96,29 @@ func TestAssemblePictureEtcdVotersAndLearners(t *testing.T) {
 		t.Errorf("a: %+v, want the voter that leads", m)
 	}
 }
+
+// TestAssemblePictureZonesAndReplicas: the picture carries K and every machine's zone (its name
+// when its entry has none), and a seller held three times shows on all three holders.
+func TestAssemblePictureZonesAndReplicas(t *testing.T) {
+	st := &machineStatus{Name: "a", Alliance: "star", Delegate: "a", Replicas: 3, View: []viewEntry{
+		{Name: "a", URL: "http://a", Zone: "eu", Primaries: []string{"LY"}},
+		{Name: "b", URL: "http://b", Zone: "us", Backups: []string{"LY"}},
+		{Name: "c", URL: "http://c", Backups: []string{"LY"}},
+	}}
+	up := probeResult{OK: true}
+	a := assemblePicture(allianceInputs{reg: Registration{Name: "star"}, status: st, machines: trackedMachines(st, nil),
+		probes: map[string]probeResult{"a": up, "b": up, "c": up}})
+	if a.Replicas != 3 {
+		t.Errorf("replicas %d, want 3", a.Replicas)
+	}
+	zones, holders := map[string]string{}, 0
+	for _, m := range a.Machines {
+		zones[m.Name] = m.Zone
+		if slices.Contains(m.Primaries, "LY") || slices.Contains(m.Backups, "LY") {
+			holders++
+		}
+	}
+	if zones["a"] != "eu" || zones["b"] != "us" || zones["c"] != "c" || holders != 3 {
+		t.Errorf("zones %v, LY on %d machines; want eu, us, c and 3", zones, holders)
+	}
+}

@@ -35,6 +35,7 @@ type AllianceLive struct {
 	Source   string        `json:"source,omitempty"`
 	Error    string        `json:"error,omitempty"`
 	Delegate string        `json:"delegate"`
+	Replicas int           `json:"replicas,omitempty"` // copies of every seller (0: unknown)
 	Round    *LiveRound    `json:"round,omitempty"`
 	Etcd     *LiveEtcd     `json:"etcd,omitempty"`
 	Sellers  []string      `json:"sellers"`  // every seller some machine holds, sorted
@@ -62,7 +63,8 @@ type LiveEtcd struct {
 type LiveMachine struct {
 	Name       string   `json:"name"`
 	URL        string   `json:"url,omitempty"`
-	State      string   `json:"state"` // one of the State constants
+	Zone       string   `json:"zone,omitempty"` // its failure domain, as its view entry says
+	State      string   `json:"state"`          // one of the State constants
 	Delegate   bool     `json:"delegate"`
 	InView     bool     `json:"in_view"` // it has an entry in the alliance's view
 	Primaries  []string `json:"primaries"`
@@ -77,6 +79,7 @@ type machineStatus struct {
 	Name     string        `json:"name"`
 	Alliance string        `json:"alliance"`
 	Delegate string        `json:"delegate"`
+	Replicas int           `json:"replicas"`
 	Joining  bool          `json:"joining"`
 	Leaving  bool          `json:"leaving"`
 	View     []viewEntry   `json:"view"`
@@ -87,6 +90,7 @@ type machineStatus struct {
 type viewEntry struct {
 	Name      string   `json:"name"`
 	URL       string   `json:"url"`
+	Zone      string   `json:"zone"`
 	Primaries []string `json:"primaries"`
 	Backups   []string `json:"backups"`
 	Leaving   bool     `json:"leaving"`
@@ -157,10 +161,11 @@ func assemblePicture(in allianceInputs) AllianceLive {
 	}
 	leaving, joining := map[string]bool{}, map[string]bool{}
 	if st := in.status; st != nil {
-		out.Source, out.Delegate, out.Round = st.Name, st.Delegate, st.Round
+		out.Source, out.Delegate, out.Round, out.Replicas = st.Name, st.Delegate, st.Round, st.Replicas
 		for _, e := range st.View {
 			m := add(e.Name, e.URL)
 			m.InView = true
+			m.Zone = cmp.Or(e.Zone, e.Name)
 			m.Primaries = liveSorted(e.Primaries)
 			m.Backups = liveSorted(e.Backups)
 			leaving[e.Name] = e.Leaving

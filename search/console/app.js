@@ -374,7 +374,8 @@
     const sellers = a.sellers || [];
 
     const meta = [
-      el('p', { class: 'meta' }, 'Delegate: ', el('strong', {}, a.delegate || 'none known'),
+      el('p', { class: 'meta' }, a.replicas ? el('span', { class: 'replicas' }, 'Copies of every seller: ' + a.replicas + ' · ') : null,
+        'Delegate: ', el('strong', {}, a.delegate || 'none known'),
         ' · registered ', named(reg.uri || ''),
         (reg.alternates || []).length ? ', then ' + reg.alternates.map(named).join(', ') : ''),
       round ? el('p', { class: 'meta round', 'data-phase': round.phase },
@@ -396,6 +397,7 @@
       const head = el('tr', {}, el('th', { scope: 'col' }, 'Seller'), machines.map((m) =>
         el('th', { scope: 'col', class: 'machine state-' + m.state, 'data-machine': m.name, 'data-state': m.state, title: m.url || '' },
           el('span', { class: 'name' }, m.name), ' ',
+          m.zone ? el('span', { class: 'zone', 'data-zone': m.zone }, 'zone ' + m.zone) : null, ' ',
           el('span', { class: 'state' }, m.state),
           m.delegate ? el('span', { class: 'tag' }, 'delegate') : null,
           m.etcd ? el('span', { class: 'etcd' }, m.etcd + (m.etcd_leader ? ' · leader' : '')) : null)));
