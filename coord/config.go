@@ -27,12 +27,28 @@ type Config struct {
 	ListenClientURL string
 	// InitialCluster lists the members that start the cluster
 	// ("m1=http://127.0.0.1:2381,m2=..."); it may omit this member when
-	// Join is set. The first MaxVoters names (in name order) bootstrap it
-	// as voters; the others join it as learners once it runs.
+	// Join is set. MaxVoters of its names, chosen round-robin over their
+	// zones (see PeerZones), bootstrap it as voters; the others join it as
+	// learners once it runs.
 	InitialCluster string
-	Join           []string // client URLs of running members; optional
-	ClusterToken   string   // e.g. the alliance name; default "coord"
-	MaxVoters      int      // default 5; further members stay learners
+	// Zone is this member's zone (a failure domain: a site, a rack); default
+	// PeerZones[Name], else Name (every member its own zone). Voters are
+	// chosen across zones, at bootstrap and on promotion, so that losing one
+	// zone of three or more keeps a quorum. A zone name is non-empty and
+	// printable, without '/', ',' or '='.
+	Zone string
+	// PeerZones gives the zones of the InitialCluster members (and of any
+	// other member, as a fallback), by name; a member missing from it is its
+	// own zone. It must be the same on every member that bootstraps: the
+	// bootstrap voters are chosen from it — the zones in name order, each
+	// zone's members in name order, the first of every zone, then the
+	// second, ... until MaxVoters — so that with no zones given they are the
+	// first MaxVoters names. Once running, a member's recorded zone (its
+	// Zone, see Member.Zones) takes precedence.
+	PeerZones    map[string]string
+	Join         []string // client URLs of running members; optional
+	ClusterToken string   // e.g. the alliance name; default "coord"
+	MaxVoters    int      // default 5; further members stay learners
 	// DeadGrace: a member unreachable this long is removed by the
 	// reconciler; default 10s.
 	DeadGrace    time.Duration
@@ -89,6 +105,22 @@ func (c Config) normalize() (Config, error) {
 	peers, err := c.initialPeers()
 	if err != nil {
 		return bad("initial cluster %q: %v", c.InitialCluster, err)
+	}
+	for name, z := range c.PeerZones {
+		if name == "" || strings.ContainsAny(name, "=,/ ") {
+			return bad("PeerZones: member name %q must be non-empty without '=', ',', '/' or spaces", name)
+		}
+		if err := checkZone(z); err != nil {
+			return bad("PeerZones[%q]: zone %q: %v", name, z, err)
+		}
+	}
+	c.PeerZones = maps.Clone(c.PeerZones)
+	if c.Zone == "" {
+		c.Zone = c.peerZone(c.Name)
+	} else if err := checkZone(c.Zone); err != nil {
+		return bad("Zone %q of member %q: %v", c.Zone, c.Name, err)
+	} else if peer, listed := c.PeerZones[c.Name]; listed && peer != c.Zone {
+		return bad("Zone %q of member %q disagrees with PeerZones[%q] = %q", c.Zone, c.Name, c.Name, peer)
 	}
 	if _, self := peers[c.Name]; !self && len(c.Join) == 0 {
 		return bad("initial cluster %q does not list member %q and no join URL is given", c.InitialCluster, c.Name)
@@ -154,18 +186,22 @@ func (c Config) initialPeers() (types.URLsMap, error) {
 	return m, nil
 }
 
-// bootstrapPeers is the part of InitialCluster that forms the cluster as its first voters: the
-// first MaxVoters names in name order (every member computes the same set, whatever the order of
-// its list). The other listed members do not bootstrap: they join the running cluster as
+// bootstrapPeers is the part of InitialCluster that forms the cluster as its first voters:
+// MaxVoters names chosen round-robin over the zones PeerZones gives them (acrossZones) — with no
+// zones, the first MaxVoters names in name order. Every member computes the same set, whatever
+// the order of its list, as long as PeerZones is the same everywhere: the bootstrap reads no
+// member's own Zone. The other listed members do not bootstrap: they join the running cluster as
 // learners, promoted as voters leave, so a long peer list never makes more than MaxVoters voters.
 func (c Config) bootstrapPeers() (types.URLsMap, error) {
 	peers, err := c.initialPeers()
 	if err != nil {
 		return nil, err
 	}
-	names := slices.Sorted(maps.Keys(peers))
-	for _, name := range names[min(len(names), c.MaxVoters):] {
-		delete(peers, name)
+	keep := acrossZones(slices.Collect(maps.Keys(peers)), c.peerZone, c.MaxVoters)
+	for name := range peers {
+		if !slices.Contains(keep, name) {
+			delete(peers, name)
+		}
 	}
 	return peers, nil
 }

@@ -90,8 +90,8 @@ func lockJoins(ctx context.Context, cli *clientv3.Client) (unlock func(), err er
 
 // addSelf removes stale members with this name or peer URL (a previous
 // life of this member, or a failed earlier join) — recording each removal,
-// reason RemovedStale — adds this member as a learner, and returns the
-// initial-cluster string to start it with.
+// reason RemovedStale — records this member's zone, adds this member as a
+// learner, and returns the initial-cluster string to start it with.
 func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -110,6 +110,10 @@ func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, err
 				return "", fmt.Errorf("remove stale member %q (%x): %w", mb.Name, mb.ID, err)
 			}
 		}
+	}
+	// The zone first, so that the reconciler never counts this learner in the wrong zone.
+	if _, err := putZone(ctx, cli, cfg.Name, cfg.Zone); err != nil {
+		return "", fmt.Errorf("record zone %q: %w", cfg.Zone, err)
 	}
 	resp, err := cli.MemberAddAsLearner(ctx, []string{cfg.PeerURL})
 	if err != nil {
@@ -133,8 +137,11 @@ func addSelf(ctx context.Context, cli *clientv3.Client, cfg Config) (string, err
 	return strings.Join(parts, ","), nil
 }
 
-// promoteSelf turns this learner into a voter while voters < MaxVoters,
-// retrying while etcd says the learner has not caught up, until ctx ends.
+// promoteSelf turns this learner into a voter while voters < MaxVoters —
+// unless another started learner's zone has fewer voters than its own (see
+// nextVoter; every learner taken as reachable): it then stays a learner and
+// leaves the choice to the reconciler, which probes them — retrying while
+// etcd says the learner has not caught up, until ctx ends.
 func (m *Member) promoteSelf(ctx context.Context) error {
 	for {
 		err := m.tryPromoteSelf(ctx)
@@ -168,6 +175,30 @@ func (m *Member) tryPromoteSelf(ctx context.Context) error {
 		return nil // stays a learner until a voter leaves
 	}
 	if learner {
+		recorded, err := readZones(ctx, m.cli, false)
+		if err != nil {
+			return err
+		}
+		var cands []candidate
+		for _, mb := range list.Members {
+			name, self := mb.Name, mb.ID == m.id
+			if self {
+				name = m.cfg.Name
+			} else if name == "" {
+				continue // never started: neither counted nor promoted
+			}
+			cands = append(cands, candidate{name: name, zone: m.zoneOf(recorded, name), learner: mb.IsLearner,
+				eligible: self || len(mb.ClientURLs) > 0})
+		}
+		// Only a zone with fewer voters comes first here: between zones with as many, which
+		// learner gets the seat does not change the spread, and a learner alone (or with no
+		// zones given) promotes itself as it always did.
+		zone, voters := m.zoneOf(recorded, m.cfg.Name), zoneVoters(cands)
+		if next, ok := nextVoter(cands); ok && voters[m.zoneOf(recorded, next)] < voters[zone] {
+			m.log.Info("coord member stays a learner: another learner's zone has fewer voters, the reconciler chooses",
+				"next", next, "next_zone", m.zoneOf(recorded, next), "zone", zone)
+			return nil
+		}
 		if _, err := m.cli.MemberPromote(ctx, m.id); err != nil {
 			return err
 		}

@@ -15,7 +15,8 @@ import (
 )
 
 // Member is a running embedded etcd member with its client and background
-// loops (quorum monitor, endpoint sync, reconciler).
+// loops (quorum monitor, endpoint sync, reconciler, and the recording of its
+// zone).
 type Member struct {
 	cfg  Config
 	log  *slog.Logger
@@ -69,9 +70,10 @@ func newMember(cfg Config, e *embed.Etcd) (*Member, error) {
 	m.cli = cli
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
-	m.wg.Add(2)
+	m.wg.Add(3)
 	go m.monitor(ctx)
 	go m.reconcile(ctx)
+	go m.recordZone(ctx)
 	m.log.Info("coord member running", "id", fmt.Sprintf("%x", m.id), "learner", m.isLearner(),
 		"endpoints", m.endpoints)
 	return m, nil

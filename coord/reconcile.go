@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"time"
 
@@ -19,9 +20,11 @@ import (
 //     bound — (a voter only while at least 3 voters remain
 //     reachable-or-not, so a 2-voter cluster is never shrunk to 1 by a
 //     flaky probe);
-//  2. otherwise promote the first (by name) reachable, started learner
-//     while voters < MaxVoters (etcd refuses until it caught up: retried on
-//     the next pass).
+//  2. otherwise, while voters < MaxVoters, promote the reachable, started
+//     learner whose zone has the fewest voters, then by zone name, then by
+//     member name (nextVoter: round-robin over the zones, see zones.go),
+//     reading the zones only then (etcd refuses until the learner caught up:
+//     retried on the next pass).
 //
 // A member that becomes leader starts its reachability clock afresh, so a
 // dead member is removed a full grace period after the leader first saw it.
@@ -101,16 +104,35 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, reach *u
 	if voters >= m.cfg.MaxVoters {
 		return
 	}
+	eligible := func(mb *membership.Member) bool {
+		return mb.IsLearner && alive[uint64(mb.ID)] && startedMember(mb)
+	}
+	if !slices.ContainsFunc(members, eligible) {
+		return
+	}
+	recorded, err := readZones(opCtx, m.cli, false)
+	if err != nil {
+		m.log.Debug("coord reconciler: no promotion without the zones", "err", err)
+		return
+	}
+	var cands []candidate
+	ids := map[string]uint64{}
 	for _, mb := range members {
-		if !mb.IsLearner || !alive[uint64(mb.ID)] || !startedMember(mb) {
+		if mb.Name == "" { // never started: neither counted nor promoted
 			continue
 		}
-		if _, err := m.cli.MemberPromote(opCtx, uint64(mb.ID)); err != nil {
-			m.log.Debug("coord reconciler: promote not yet possible", "learner", mb.Name, "err", err)
-		} else {
-			m.log.Info("coord reconciler promoted learner", "learner", mb.Name)
-		}
+		ids[mb.Name] = uint64(mb.ID)
+		cands = append(cands, candidate{name: mb.Name, zone: m.zoneOf(recorded, mb.Name),
+			learner: mb.IsLearner, eligible: eligible(mb)})
+	}
+	name, ok := nextVoter(cands)
+	if !ok {
 		return
+	}
+	if _, err := m.cli.MemberPromote(opCtx, ids[name]); err != nil {
+		m.log.Debug("coord reconciler: promote not yet possible", "learner", name, "err", err)
+	} else {
+		m.log.Info("coord reconciler promoted learner", "learner", name, "zone", m.zoneOf(recorded, name))
 	}
 }
 

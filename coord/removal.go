@@ -59,14 +59,15 @@ func newRemoval(name string, id uint64, by string, reason RemovalReason, cause e
 }
 
 // recordRemoval is called after a successful MemberRemove: it writes r under removalsPrefix
-// through cli (best effort: the removal stands whether or not the record is written) and then
-// calls cfg.OnRemoval. It holds no lock.
+// through cli and deletes the removed member's zone record (best effort: the removal stands
+// whether or not they are written), and then calls cfg.OnRemoval. It holds no lock.
 func recordRemoval(ctx context.Context, cli *clientv3.Client, cfg Config, r Removal) {
 	if b, err := json.Marshal(r); err == nil {
 		if _, err := cli.Put(ctx, removalsPrefix+r.Member, string(b)); err != nil {
 			cfg.Logger.Warn("coord: recording a member removal failed", "removed", r.Member, "reason", r.Reason, "err", err)
 		}
 	}
+	forgetZone(ctx, cli, cfg, r.Member)
 	if cfg.OnRemoval != nil {
 		cfg.OnRemoval(r)
 	}

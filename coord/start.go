@@ -22,8 +22,9 @@ import (
 //     promoted while voters < MaxVoters; unless that cluster is the static
 //     bootstrap that lists this member as not yet started, or nobody
 //     answers: then bootstrap from InitialCluster — when this member is one
-//     of its first MaxVoters names; the others wait for the cluster to run
-//     and join it as learners.
+//     of the MaxVoters names chosen round-robin over the zones of
+//     PeerZones; the others wait for the cluster to run and join it as
+//     learners.
 //
 // Start returns when the member is ready, or fails after StartTimeout or
 // when ctx ends; it never blocks forever.
