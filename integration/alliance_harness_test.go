@@ -86,6 +86,9 @@ type allianceOpts struct {
 	// machine runs as make run starts it: its alliance's token, TLS with a certificate of the
 	// test CA on SOAP, /status and etcd's peer and client traffic, client certificates required.
 	open bool
+	// zones puts machines in zones (name → zone): each gets --zone, and every machine of the
+	// bootstrap the whole list as --peer-zones. Machines not named are zones of their own.
+	zones map[string]string
 }
 
 // newAlliance generates one seller file per seller and starts one machine per entry of
@@ -141,9 +144,16 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	if a.secure {
 		a.token, a.tokenFile = allianceToken(t, name)
 	}
-	var peers []string
+	var peers, zones []string
+	for _, n := range slices.Sorted(maps.Keys(opts.zones)) {
+		zones = append(zones, n+"="+opts.zones[n])
+	}
 	for _, n := range slices.Sorted(maps.Keys(sellersOf)) {
-		m := a.newMachine(n, sellersOf[n], slices.Clone(opts.extra))
+		extra := slices.Clone(opts.extra)
+		if z, ok := opts.zones[n]; ok {
+			extra = append(extra, "--zone", z, "--peer-zones", strings.Join(zones, ","))
+		}
+		m := a.newMachine(n, sellersOf[n], extra)
 		peers = append(peers, n+"="+m.scheme+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")

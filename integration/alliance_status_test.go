@@ -13,6 +13,8 @@ import (
 // status is the part of GET /status the tests read.
 type status struct {
 	Name     string   `json:"name"`
+	Zone     string   `json:"zone"`
+	Replicas int      `json:"replicas"`
 	Delegate string   `json:"delegate"`
 	Acting   bool     `json:"acting_delegate"`
 	Joining  bool     `json:"joining"`

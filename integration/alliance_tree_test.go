@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,11 +37,13 @@ func (a *testAlliance) etcd() *clientv3.Client {
 type treeState struct {
 	machines map[string]machineEntry
 	holders  map[string]map[string]string // seller → machine → PRIMARY/BACKUP
+	replicas int                          // K from /alliances/<a>/config (2 when absent)
 }
 
 type machineEntry struct {
 	Name      string   `json:"name"`
 	URL       string   `json:"url"`
+	Zone      string   `json:"zone"`
 	Primaries []string `json:"primaries"`
 	Backups   []string `json:"backups"`
 }
@@ -53,10 +56,16 @@ func (a *testAlliance) readTree(ctx context.Context) (treeState, error) {
 	if err != nil {
 		return treeState{}, err
 	}
-	st := treeState{machines: map[string]machineEntry{}, holders: map[string]map[string]string{}}
+	st := treeState{machines: map[string]machineEntry{}, holders: map[string]map[string]string{}, replicas: 2}
 	for _, kv := range resp.Kvs {
 		parts := strings.Split(strings.TrimPrefix(string(kv.Key), prefix), "/")
 		switch {
+		case len(parts) == 1 && parts[0] == "config":
+			var c struct{ Replicas int }
+			if err := json.Unmarshal(kv.Value, &c); err != nil || c.Replicas < 1 {
+				return treeState{}, fmt.Errorf("%s: %q: %v", kv.Key, kv.Value, err)
+			}
+			st.replicas = c.Replicas
 		case len(parts) == 2 && parts[0] == "machines":
 			var e machineEntry
 			if err := json.Unmarshal(kv.Value, &e); err != nil {
@@ -73,12 +82,24 @@ func (a *testAlliance) readTree(ctx context.Context) (treeState, error) {
 	return st, nil
 }
 
+// zoneOf is a machine's zone as its entry says (its name when it has none).
+func (st treeState) zoneOf(m string) string { return cmp.Or(st.machines[m].Zone, m) }
+
 // checkInvariants checks DESIGN.md's placement invariants 1, 2 and the agreement of the machine
-// entries with the seller entries, for the given live machines and sellers.
+// entries with the seller entries, for the given live machines and sellers — with K replicas
+// (API.md): one PRIMARY and min(K, live)−1 BACKUPs on distinct machines, in as many distinct
+// zones as the copies and the live zones allow; primaries balanced within one, and backups too
+// in the seed's model (K = 2, every machine its own zone).
 func checkInvariants(st treeState, live, sellers []string) error {
 	if got := slices.Sorted(maps.Keys(st.machines)); !slices.Equal(got, live) {
 		return fmt.Errorf("machines in the tree %v, want the live ones %v", got, live)
 	}
+	zones := map[string]bool{}
+	for _, m := range live {
+		zones[st.zoneOf(m)] = true
+	}
+	seedModel := st.replicas == 2 && len(zones) == len(live)
+	copies := min(st.replicas, len(live))
 	primaries, backups := map[string]int{}, map[string]int{}
 	for _, s := range sellers {
 		var p, b []string
@@ -106,18 +127,21 @@ func checkInvariants(st treeState, live, sellers []string) error {
 		if len(p) != 1 {
 			return fmt.Errorf("seller %s has primaries %v", s, p)
 		}
-		wantBackups := 1
-		if len(live) < 2 {
-			wantBackups = 0
+		if len(b) != copies-1 {
+			return fmt.Errorf("seller %s has backups %v with %d machines and replicas %d", s, b, len(live), st.replicas)
 		}
-		if len(b) != wantBackups {
-			return fmt.Errorf("seller %s has backups %v with %d machines", s, b, len(live))
-		}
-		if len(b) == 1 && b[0] == p[0] {
+		if slices.Contains(b, p[0]) {
 			return fmt.Errorf("seller %s has primary and backup on %s", s, p[0])
 		}
+		used := map[string]bool{}
+		for _, m := range append(b, p[0]) {
+			used[st.zoneOf(m)] = true
+		}
+		if want := min(copies, len(zones)); len(used) < want {
+			return fmt.Errorf("seller %s has its %d copies in zones %v, want %d distinct zones", s, copies, slices.Sorted(maps.Keys(used)), want)
+		}
 	}
-	if spread(primaries, live) > 1 || spread(backups, live) > 1 {
+	if spread(primaries, live) > 1 || (seedModel && spread(backups, live) > 1) {
 		return fmt.Errorf("unbalanced: primaries %v backups %v", primaries, backups)
 	}
 	return nil

@@ -21,6 +21,9 @@ type config struct {
 	peerListen, clientListen       string
 	peerAdvertise, clientAdvertise string // "" when the members reach the listen addresses
 	peers                          string
+	peerZones                      map[string]string // --peer-zones: member name → zone
+	zone                           string
+	replicas                       int // 0: the alliance's (2 for a new one)
 	join, search                   []string
 	dataDir                        string
 	sessionTTL, deadGrace          time.Duration
@@ -62,6 +65,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 		c                            config
 		logLevel, tokenFile          string
 		sellers, join, searchServers listFlag
+		peerZones                    listFlag
 	)
 	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
 	fs.SetOutput(output)
@@ -74,6 +78,9 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.StringVar(&c.peerAdvertise, "peer-advertise", "", "host:port the other members use to reach --peer-listen, when it differs (a proxy in front of it); default --peer-listen")
 	fs.StringVar(&c.clientAdvertise, "client-advertise", "", "host:port others use to reach --client-listen, when it differs; default --client-listen")
 	fs.StringVar(&c.peers, "peers", "", "initial members, name=http://host:port,... (the alliance bootstrapped together)")
+	fs.StringVar(&c.zone, "zone", "", "failure domain this machine runs in (rack, data centre): a seller's copies go to distinct zones, etcd's voters are spread over them (default: the machine's name, every machine its own zone)")
+	fs.Var(&peerZones, "peer-zones", "zones of the --peers members, name=zone,... (the same on every machine of the bootstrap): the first etcd voters are chosen across them")
+	fs.IntVar(&c.replicas, "replicas", 0, "copies of every seller, 1 to 5, alliance-wide: recorded by the bootstrap; a machine given another value than its alliance's refuses to start (default: the alliance's, 2 for a new alliance)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for this machine's etcd data (default var/<name>)")
 	fs.DurationVar(&c.sessionTTL, "session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 2s)")
 	fs.DurationVar(&c.deadGrace, "dead-member-grace", 10*time.Second, "how long an etcd member may be unreachable before it is removed")
@@ -107,6 +114,17 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	if c.sellers, err = sellerFiles(sellers); err != nil {
 		return config{}, err
 	}
+	if c.peerZones, err = zonesOf(peerZones); err != nil {
+		return config{}, err
+	}
+	if z, listed := c.peerZones[c.name]; listed && c.zone == "" {
+		c.zone = z // the bootstrap's list names this machine's zone
+	} else if listed && z != c.zone {
+		return config{}, fmt.Errorf("--zone %s: --peer-zones puts %s in zone %s", c.zone, c.name, z)
+	}
+	if c.replicas != 0 && (c.replicas < 1 || c.replicas > 5) {
+		return config{}, fmt.Errorf("--replicas: %d, want 1 to 5", c.replicas)
+	}
 	if c.dataDir == "" {
 		c.dataDir = "var/" + c.name
 	}
@@ -138,4 +156,20 @@ func sellerFiles(sellers []string) (map[string]string, error) {
 		files[code] = file
 	}
 	return files, nil
+}
+
+// zonesOf maps each member of --peer-zones name=zone to its zone.
+func zonesOf(pairs []string) (map[string]string, error) {
+	zones := map[string]string{}
+	for _, p := range pairs {
+		name, zone, ok := strings.Cut(p, "=")
+		if !ok || name == "" || zone == "" {
+			return nil, fmt.Errorf("--peer-zones: %q is not name=zone", p)
+		}
+		if _, dup := zones[name]; dup {
+			return nil, fmt.Errorf("--peer-zones: %s given twice", name)
+		}
+		zones[name] = zone
+	}
+	return zones, nil
 }

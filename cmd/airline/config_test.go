@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +37,11 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--token-file", filepath.Join(dir, "missing")}, "token-file", false},
 		{[]string{"--token-file", open}, "token-file", false},
 		{[]string{"--name", "m1", "extra"}, `unexpected argument "extra"`, false},
+		{[]string{"--replicas", "6"}, "--replicas: 6, want 1 to 5", false},
+		{[]string{"--replicas", "-1"}, "--replicas", false},
+		{[]string{"--peer-zones", "m1"}, "--peer-zones", false},
+		{[]string{"--peer-zones", "m1=a,m1=b"}, "--peer-zones: m1 given twice", false},
+		{[]string{"--name", "m1", "--zone", "b", "--peer-zones", "m1=a"}, "--zone b", false},
 		{[]string{"--max-voters", "many"}, "-max-voters", true},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
@@ -99,5 +106,18 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("--cache-size 0: alliance cache size %d, want negative (disabled)", cfg.CacheSize)
 	case cfg.Token != "secret" || m.StartTimeout != time.Minute:
 		t.Errorf("token %q, start timeout %s", cfg.Token, m.StartTimeout)
+	}
+}
+
+// TestZoneComesFromThePeerList: a machine named in --peer-zones runs in that zone without --zone,
+// and both its placement and its etcd member know it.
+func TestZoneComesFromThePeerList(t *testing.T) {
+	c, err := parseConfig([]string{"--name", "m2", "--alliance", "star", "--peer-zones", "m1=eu,m2=us", "--replicas", "3"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := allianceConfig(c, slog.New(slog.DiscardHandler))
+	if cfg.Zone != "us" || cfg.Member.Zone != "us" || cfg.Member.PeerZones["m1"] != "eu" || cfg.Replicas != 3 {
+		t.Errorf("zone %q, member zone %q, peer zones %v, replicas %d", cfg.Zone, cfg.Member.Zone, cfg.Member.PeerZones, cfg.Replicas)
 	}
 }

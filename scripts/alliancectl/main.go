@@ -25,7 +25,7 @@ const usage = `usage: alliancectl <command> [flags]     (every command takes --h
   keys [--out DIR] [--alliances star,oneworld] [--machines N] [--hosts 127.0.0.1,localhost] [--force]
                          make a CA, a certificate per machine, the search server and alliancectl,
                          a token per alliance and the search server's trust file (default DIR/keys)
-  up N [--alliances K] [--sellers-per-machine S] [--search 127.0.0.1:8080] [--insecure]
+  up N [--alliances K] [--sellers-per-machine S] [--zones Z] [--replicas K] [--search 127.0.0.1:8080] [--insecure]
                          start a search server and K alliances of N machines, wait until a search
                          answers complete, print what to try, and exit (processes keep running);
                          HTTPS and tokens with the keys of DIR/keys (made when missing) unless --insecure
@@ -38,6 +38,9 @@ const usage = `usage: alliancectl <command> [flags]     (every command takes --h
   add NAME --seller CODE [--alliance A]
                          start a new machine that joins the running alliance with --join
   leave NAME             SIGTERM a machine (it hands its sellers over) and wait until it exits
+  replicas K [--alliance A]
+                         change the copies of every seller live (1 to 5); waits until every
+                         running machine re-placed
   load --rate R --for D  steady open-loop searches; complete/incomplete/errors and latency percentiles
   partition NAME         cut a machine off the others (needs the proxies up starts by default)
   heal                   end every partition
@@ -58,6 +61,7 @@ func commands() map[string]command {
 		"restart":   cmdRestart,
 		"add":       cmdAdd,
 		"leave":     cmdLeave,
+		"replicas":  cmdReplicas,
 		"load":      cmdLoad,
 		"partition": cmdPartition,
 		"heal":      cmdHeal,

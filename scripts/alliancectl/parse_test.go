@@ -55,6 +55,12 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"partition", "m1", "--dir", dir}, exitFailure, "no state.json"},
 		{[]string{"heal", "--dir", dir}, exitFailure, "no state.json"},
 		{[]string{"heal", "m1", "--dir", dir}, exitUsage, "unexpected argument"},
+		{[]string{"up", "3", "--zones", "4", "--dir", dir}, exitUsage, "--zones: 4, want 0 to N (3)"},
+		{[]string{"up", "3", "--replicas", "6", "--dir", dir}, exitUsage, "--replicas: 6, want 1 to 5"},
+		{[]string{"replicas", "--dir", dir}, exitUsage, "want K"},
+		{[]string{"replicas", "0", "--dir", dir}, exitUsage, `K: "0", want 1 to 5`},
+		{[]string{"replicas", "three", "--dir", dir}, exitUsage, `K: "three"`},
+		{[]string{"replicas", "3", "--dir", dir}, exitFailure, "no state.json"},
 	} {
 		var out bytes.Buffer
 		code := run(context.Background(), c.args, &out, &out)

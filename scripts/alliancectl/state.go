@@ -46,6 +46,7 @@ type Proc struct {
 	Kind     string   `json:"kind"` // kindSearch or kindAirline
 	Alliance string   `json:"alliance,omitempty"`
 	Sellers  []string `json:"sellers,omitempty"`
+	Zone     string   `json:"zone,omitempty"` // its --zone; "" when it is a zone of its own
 	Pid      int      `json:"pid"`
 	Args     []string `json:"args"`
 	Ports    Ports    `json:"ports"`

@@ -15,6 +15,8 @@ import (
 type statusDoc struct {
 	Name     string         `json:"name"`
 	Alliance string         `json:"alliance"`
+	Zone     string         `json:"zone"`
+	Replicas int            `json:"replicas"`
 	Delegate string         `json:"delegate"`
 	Self     machineEntry   `json:"self"`
 	Joining  bool           `json:"joining"`
@@ -38,6 +40,7 @@ type statusDoc struct {
 type machineEntry struct {
 	Name      string   `json:"name"`
 	URL       string   `json:"url"`
+	Zone      string   `json:"zone"`
 	Primaries []string `json:"primaries"`
 	Backups   []string `json:"backups"`
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,9 +17,13 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[s
 	delegates, leaders := map[string][]string{}, map[string]bool{}
 	quorum := 0
 	var view []machineEntry
+	replicas := map[int]bool{}
 	for _, m := range ms {
 		if m.doc == nil {
 			continue
+		}
+		if m.doc.Replicas > 0 {
+			replicas[m.doc.Replicas] = true
 		}
 		delegates[m.doc.Delegate] = append(delegates[m.doc.Delegate], m.proc.Name)
 		if m.doc.Member != nil && m.doc.Member.HasQuorum {
@@ -28,12 +34,19 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[s
 			view = m.doc.View // the delegate's view is the one searches use
 		}
 	}
-	fmt.Fprintf(out, "\nalliance %s: delegate %s; etcd leader %s; quorum: %d of %d answering machines see a leader\n",
-		name, describeDelegates(delegates), orNone(strings.Join(sortedKeys(leaders), " or ")), quorum, countAnswering(ms))
+	fmt.Fprintf(out, "\nalliance %s: replicas %s; delegate %s; etcd leader %s; quorum: %d of %d answering machines see a leader\n",
+		name, replicasText(replicas), describeDelegates(delegates), orNone(strings.Join(sortedKeys(leaders), " or ")), quorum, countAnswering(ms))
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tPID\tPROCESS\tNETWORK\tPRIMARIES\tBACKUPS\tROUND\tETCD")
+	fmt.Fprintln(tw, "  NAME\tZONE\tPID\tPROCESS\tNETWORK\tPRIMARIES\tBACKUPS\tROUND\tETCD")
 	for _, m := range ms {
-		row := []string{m.proc.Name, fmt.Sprint(m.proc.Pid), m.state.String(), orNone(network[m.proc.Name])}
+		zone := m.proc.Zone
+		if zone == "" {
+			zone = m.proc.Name
+		}
+		if m.doc != nil && m.doc.Zone != "" {
+			zone = m.doc.Zone
+		}
+		row := []string{m.proc.Name, zone, fmt.Sprint(m.proc.Pid), m.state.String(), orNone(network[m.proc.Name])}
 		switch {
 		case m.doc != nil:
 			d := m.doc
@@ -57,6 +70,23 @@ func writeAlliance(out io.Writer, name string, ms []machineStatus, network map[s
 		fmt.Fprintf(out, "  sellers (as the view says): %s\n", sellerLine(view))
 	}
 	writeRemovals(out, ms, time.Now())
+}
+
+// replicasText is K as the answering machines report it (they agree unless a change is spreading).
+func replicasText(seen map[int]bool) string {
+	switch len(seen) {
+	case 0:
+		return "unknown"
+	case 1:
+		for k := range seen {
+			return strconv.Itoa(k)
+		}
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(seen)) {
+		parts = append(parts, strconv.Itoa(k))
+	}
+	return "CHANGING (" + strings.Join(parts, " and ") + ")"
 }
 
 func describeDelegates(d map[string][]string) string {

@@ -16,6 +16,8 @@ type upConfig struct {
 	Machines  int // per alliance
 	Alliances int
 	PerMach   int    // sellers each machine brings
+	Zones     int    // zones per alliance: machine j of an alliance runs in zone z<j mod Zones + 1>; 0: each its own
+	Replicas  int    // --replicas of every machine; 0: the airline's default
 	Search    string // host:port of the search server; port 0 picks a free one
 	Data      DataSpec
 	Wait      time.Duration
@@ -31,6 +33,8 @@ func upFlags(fs *flag.FlagSet, cfg *upConfig) *string {
 	bin := fs.String("bin", "bin", "directory holding the airline, search and flights binaries (make build)")
 	fs.IntVar(&cfg.Alliances, "alliances", 1, "number of alliances")
 	fs.IntVar(&cfg.PerMach, "sellers-per-machine", 2, "sellers each machine brings")
+	fs.IntVar(&cfg.Zones, "zones", 0, "zones per alliance, machines dealt round-robin (m1 in z1, m2 in z2, ...); 0: every machine its own zone")
+	fs.IntVar(&cfg.Replicas, "replicas", 0, "copies of every seller, 1 to 5 (airline --replicas; default the airline's, 2)")
 	fs.StringVar(&cfg.Search, "search", "127.0.0.1:8080", "search server address (127.0.0.1:0 picks a free port)")
 	fs.StringVar(&cfg.Data.From, "from", "2026-12-01", "first day of the generated flights")
 	fs.IntVar(&cfg.Data.Days, "days", 7, "days of generated flights")
@@ -77,6 +81,10 @@ func (cfg *upConfig) validate(dir, bin string) error {
 		return usagef("--days: %d, want at least 1", cfg.Data.Days)
 	case cfg.Data.PerDay < 1:
 		return usagef("--per-day: %d, want at least 1", cfg.Data.PerDay)
+	case cfg.Zones < 0 || cfg.Zones > cfg.Machines:
+		return usagef("--zones: %d, want 0 to N (%d)", cfg.Zones, cfg.Machines)
+	case cfg.Replicas < 0 || cfg.Replicas > 5:
+		return usagef("--replicas: %d, want 1 to 5", cfg.Replicas)
 	case cfg.Wait <= 0:
 		return usagef("--wait: %v, want a positive duration", cfg.Wait)
 	case len(cfg.Data.From) != len("2006-01-02"):

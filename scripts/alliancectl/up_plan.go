@@ -61,7 +61,7 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 	for i := range cfg.Alliances {
 		a := Alliance{Name: allianceName(i)}
 		var machines []Proc
-		var peers []string
+		var peers, zones []string
 		for j := range cfg.Machines {
 			n++
 			at := addrs[perMachine*(n-1):]
@@ -73,12 +73,22 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 			for k := range cfg.PerMach {
 				m.Sellers = append(m.Sellers, sellerCode(i, j*cfg.PerMach+k, cfg.Alliances))
 			}
+			if cfg.Zones > 0 {
+				m.Zone = "z" + strconv.Itoa(j%cfg.Zones+1)
+				zones = append(zones, m.Name+"="+m.Zone)
+			}
 			peers = append(peers, m.Name+"="+s.scheme()+m.advertised().Peer)
 			machines = append(machines, m)
 		}
 		a.Peers = strings.Join(peers, ",")
 		for _, m := range machines {
 			m.Args = append(airlineArgs(s, m), "--peers", a.Peers)
+			if len(zones) > 0 {
+				m.Args = append(m.Args, "--peer-zones", strings.Join(zones, ","))
+			}
+			if cfg.Replicas > 0 {
+				m.Args = append(m.Args, "--replicas", strconv.Itoa(cfg.Replicas))
+			}
 			m.Log = filepath.Join(cfg.Dir, "logs", m.Name+".log")
 			s.Procs = append(s.Procs, m)
 		}
@@ -106,6 +116,9 @@ func airlineArgs(s *State, m Proc) []string {
 		"--search", s.searchForMachines(), "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
 	if a := m.Advertise; a != nil {
 		args = append(args, "--advertise-url", s.scheme()+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
+	}
+	if m.Zone != "" {
+		args = append(args, "--zone", m.Zone)
 	}
 	args = append(args, s.airlineSecurity(m)...)
 	return append(args, s.Extra...)
