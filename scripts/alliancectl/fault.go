@@ -129,6 +129,9 @@ func cmdRestart(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s (pid %d) was running: %s\n", p.Name, p.Pid, how)
 	}
 	np := *p
+	if k := s.replicasOf(p.Alliance); k > 0 {
+		np.Args = withReplicas(np.Args, k) // K was changed live since it started
+	}
 	if err := startProc(&np); err != nil {
 		return err
 	}
@@ -137,7 +140,7 @@ func cmdRestart(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		q.Pid, q.Started = np.Pid, np.Started
+		q.Pid, q.Started, q.Args = np.Pid, np.Started, np.Args
 		return nil
 	}); err != nil {
 		return fmt.Errorf("%s started as pid %d, but recording it failed: %w", p.Name, np.Pid, err)

@@ -118,3 +118,12 @@ func TestUpRefusesATakenSearchPort(t *testing.T) {
 		t.Fatal("up wrote a state.json although it started nothing")
 	}
 }
+
+func TestWithReplicasRewritesTheCommandLine(t *testing.T) {
+	if got := withReplicas([]string{"airline", "--replicas", "2", "--name", "m1"}, 3); !slices.Equal(got, []string{"airline", "--replicas", "3", "--name", "m1"}) {
+		t.Errorf("replaced: %v", got)
+	}
+	if got := withReplicas([]string{"airline", "--name", "m1"}, 3); !slices.Equal(got, []string{"airline", "--name", "m1"}) {
+		t.Errorf("without --replicas it adopts the alliance's: %v", got)
+	}
+}

@@ -29,7 +29,7 @@ func cmdReplicas(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil || k < 1 || k > 5 {
 		return usagef("K: %q, want 1 to 5", pos[0])
 	}
-	s, _, err := openState(*dir)
+	s, abs, err := openState(*dir)
 	if err != nil {
 		return err
 	}
@@ -58,6 +58,18 @@ func cmdReplicas(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "alliance %s: replicas %d → %d\n", *alliance, from, k)
+	// Recorded, so that restart brings back a machine whose command line says --replicas with the
+	// new K (the command lines of running processes stay as they are: they identify them).
+	if err := updateState(abs, func(s *State) error {
+		for i := range s.Alliances {
+			if s.Alliances[i].Name == *alliance {
+				s.Alliances[i].Replicas = k
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
 	if *wait == 0 {
 		return nil
 	}
@@ -150,4 +162,25 @@ func waitReplicas(ctx context.Context, c *http.Client, ms []*Proc, before map[st
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// withReplicas is a command line whose --replicas value (if it has one) is k.
+func withReplicas(args []string, k int) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "--replicas" && i+1 < len(out) {
+			out[i+1] = strconv.Itoa(k)
+		}
+	}
+	return out
+}
+
+// replicasOf is the K alliancectl last set for alliance (0: never changed).
+func (s *State) replicasOf(alliance string) int {
+	for _, a := range s.Alliances {
+		if a.Name == alliance {
+			return a.Replicas
+		}
+	}
+	return 0
 }

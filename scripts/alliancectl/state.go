@@ -37,6 +37,9 @@ type State struct {
 type Alliance struct {
 	Name  string `json:"name"`
 	Peers string `json:"peers"` // the --peers list it was bootstrapped with
+	// Replicas is the K `alliancectl replicas` last set (0: never changed): a machine whose
+	// recorded command line gives --replicas restarts with this value.
+	Replicas int `json:"replicas,omitempty"`
 }
 
 // Proc is one process started by alliancectl. Args is its whole argv (Args[0] the absolute
