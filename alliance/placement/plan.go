@@ -4,14 +4,20 @@ import "fmt"
 
 // Plan computes the round for snapshot s: who holds which seller afterwards, what must be
 // fetched from where, what is promoted, dropped and lost. The steps and their order are in the
-// package documentation. Plan returns an error wrapping ErrInvalidSnapshot, naming the machine
-// or seller, only when s is malformed (duplicate names, a seller PRIMARY on two machines, a
-// non-joiner that brings sellers, ...).
+// package documentation: the seed's planner for the seed's model (two copies, every machine in
+// a zone of its own), the general planner of replicas.go otherwise. Plan returns an error
+// wrapping ErrInvalidSnapshot, naming the machine or seller, only when s is malformed (duplicate
+// names, a seller PRIMARY on two machines, a non-joiner that brings sellers, replicas out of
+// range, ...).
 func Plan(s Snapshot) (Result, error) {
 	if err := validate(s); err != nil {
 		return Result{}, err
 	}
 	v := newView(s)
+	k := replicas(s)
+	if !v.seedModel(k) {
+		return planReplicas(v, k), nil
+	}
 	st := newState(v)
 	if err := st.repair(); err != nil {
 		return Result{}, err

@@ -108,13 +108,16 @@ func (w *world) stage(e event) {
 // unstage forgets an abandoned round's joiners and leavers (their processes would retry; here
 // they simply give up), keeping the crashes.
 func (w *world) unstage() {
+	for name := range w.joiners {
+		delete(w.zones, name)
+	}
 	w.joiners = map[string][]string{}
 	w.leaving = map[string]bool{}
 }
 
 // shuffled returns s with machines and every list in an order drawn by t.
 func shuffled(t *rapid.T, s Snapshot) Snapshot {
-	out := Snapshot{Sellers: rapid.Permutation(s.Sellers).Draw(t, "sellers order")}
+	out := Snapshot{Replicas: s.Replicas, Sellers: rapid.Permutation(s.Sellers).Draw(t, "sellers order")}
 	for _, m := range rapid.Permutation(s.Machines).Draw(t, "machines order") {
 		m.Primaries = rapid.Permutation(m.Primaries).Draw(t, "primaries order")
 		m.Backups = rapid.Permutation(m.Backups).Draw(t, "backups order")

@@ -16,22 +16,25 @@ type world struct {
 	joiners  map[string][]string
 	leaving  map[string]bool
 	known    map[string]bool
+	zones    map[string]string // machine (member or joiner) → its zone, when it names one
+	replicas int               // the snapshot's Replicas
 }
 
 func newWorld() *world {
 	return &world{machines: map[string]Machine{}, joiners: map[string][]string{},
-		leaving: map[string]bool{}, known: map[string]bool{}}
+		leaving: map[string]bool{}, known: map[string]bool{}, zones: map[string]string{}}
 }
 
 func (w *world) snapshot() Snapshot {
-	var s Snapshot
+	s := Snapshot{Replicas: w.replicas}
 	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
 		m := w.machines[name]
 		m.Leaving = w.leaving[name]
+		m.Zone = w.zones[name]
 		s.Machines = append(s.Machines, m)
 	}
 	for _, name := range slices.Sorted(maps.Keys(w.joiners)) {
-		s.Machines = append(s.Machines, Machine{Name: name, Joining: true, Brings: w.joiners[name]})
+		s.Machines = append(s.Machines, Machine{Name: name, Zone: w.zones[name], Joining: true, Brings: w.joiners[name]})
 	}
 	s.Sellers = slices.Sorted(maps.Keys(w.known))
 	return s
@@ -47,6 +50,7 @@ func (w *world) fail(name string) error {
 	delete(w.machines, name)
 	delete(w.joiners, name)
 	delete(w.leaving, name)
+	delete(w.zones, name)
 	return nil
 }
 
@@ -58,6 +62,11 @@ func (w *world) apply(s Snapshot, res Result) {
 			for _, seller := range list {
 				w.known[seller] = true
 			}
+		}
+	}
+	for _, m := range s.Machines {
+		if m.Leaving {
+			delete(w.zones, m.Name)
 		}
 	}
 	w.machines = map[string]Machine{}
@@ -72,16 +81,27 @@ func (w *world) String() string {
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
 		m := w.machines[name]
-		fmt.Fprintf(&b, "%s: primaries=%s backups=%s\n", name, list(m.Primaries), list(m.Backups))
+		fmt.Fprintf(&b, "%s: primaries=%s backups=%s\n", zoned(name, w.zones), list(m.Primaries), list(m.Backups))
 	}
 	return b.String()
 }
 
-func formatResult(res Result) string {
+// zoned is a machine's name followed by its zone, when it names one.
+func zoned(name string, zones map[string]string) string {
+	if z := zones[name]; z != "" {
+		return name + " [" + z + "]"
+	}
+	return name
+}
+
+func formatResult(res Result) string { return formatResultIn(res, nil) }
+
+// formatResultIn formats res, naming the zone of each machine that has one in zones.
+func formatResultIn(res Result, zones map[string]string) string {
 	var b strings.Builder
 	b.WriteString("assignments:\n")
 	for _, a := range res.Assignments {
-		fmt.Fprintf(&b, "  %s: primaries=%s backups=%s\n", a.Name, list(a.Primaries), list(a.Backups))
+		fmt.Fprintf(&b, "  %s: primaries=%s backups=%s\n", zoned(a.Name, zones), list(a.Primaries), list(a.Backups))
 	}
 	if len(res.Transfers) > 0 {
 		b.WriteString("transfers:\n")
@@ -125,12 +145,19 @@ func splitList(v string) []string {
 // into a testdata file.
 func formatSnapshot(s Snapshot) string {
 	var b strings.Builder
+	if s.Replicas != 0 {
+		fmt.Fprintf(&b, "replicas %d\n", s.Replicas)
+	}
 	for _, m := range s.Machines {
+		zone := ""
+		if m.Zone != "" {
+			zone = " zone=" + m.Zone
+		}
 		switch {
 		case m.Joining:
-			fmt.Fprintf(&b, "join %s brings=%s\n", m.Name, list(m.Brings))
+			fmt.Fprintf(&b, "join %s%s brings=%s\n", m.Name, zone, list(m.Brings))
 		default:
-			fmt.Fprintf(&b, "machine %s primaries=%s backups=%s\n", m.Name, list(m.Primaries), list(m.Backups))
+			fmt.Fprintf(&b, "machine %s%s primaries=%s backups=%s\n", m.Name, zone, list(m.Primaries), list(m.Backups))
 			if m.Leaving {
 				fmt.Fprintf(&b, "leave %s\n", m.Name)
 			}

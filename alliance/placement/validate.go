@@ -14,10 +14,12 @@ var ErrInvalidSnapshot = errors.New("invalid placement snapshot")
 // validate checks the rules a snapshot must follow. Machines are checked in name order so that
 // the error does not depend on the input order.
 func validate(s Snapshot) error {
+	if s.Replicas < 0 || s.Replicas > MaxReplicas {
+		return fmt.Errorf("%w: replicas is %d, want 1 to %d (0 means 2)", ErrInvalidSnapshot, s.Replicas, MaxReplicas)
+	}
 	machines := slices.Clone(s.Machines)
 	slices.SortFunc(machines, func(a, b Machine) int { return cmp.Compare(a.Name, b.Name) })
 	primaryOf := map[string]string{}
-	backupOf := map[string]string{}
 	for i, m := range machines {
 		if m.Name == "" {
 			return fmt.Errorf("%w: a machine has an empty name", ErrInvalidSnapshot)
@@ -51,12 +53,6 @@ func validate(s Snapshot) error {
 				return fmt.Errorf("%w: seller %q is PRIMARY on both %q and %q", ErrInvalidSnapshot, seller, other, m.Name)
 			}
 			primaryOf[seller] = m.Name
-		}
-		for _, seller := range m.Backups {
-			if other, ok := backupOf[seller]; ok {
-				return fmt.Errorf("%w: seller %q is BACKUP on both %q and %q", ErrInvalidSnapshot, seller, other, m.Name)
-			}
-			backupOf[seller] = m.Name
 		}
 	}
 	known := slices.Clone(s.Sellers)

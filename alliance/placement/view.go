@@ -108,6 +108,36 @@ func (v *view) source(seller string, role Role) string {
 	return other
 }
 
+// zone is the failure domain of m: its Zone, or its own name when it names none.
+func zone(m Machine) string {
+	if m.Zone == "" {
+		return m.Name
+	}
+	return m.Zone
+}
+
+// seedModel reports whether the snapshot is in the seed's model, which the seed's planner
+// (repair and join, steps 3 and 4) handles: two copies, every machine in a zone of its own, and
+// at most one BACKUP per seller (more are left over from a larger K).
+func (v *view) seedModel(replicas int) bool {
+	if replicas != 2 {
+		return false
+	}
+	zones := map[string]bool{}
+	for _, m := range v.machines {
+		if zones[zone(m)] {
+			return false
+		}
+		zones[zone(m)] = true
+	}
+	for _, list := range v.backups {
+		if len(list) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
 func sorted(list []string) []string {
 	out := slices.Clone(list)
 	slices.Sort(out)
