@@ -5,6 +5,7 @@ STATICCHECK_VERSION := v0.8.2
 # The test run CI uses (it includes a 20-second chaos run); `make chaos` runs a long one.
 TEST_FLAGS ?= -timeout 20m
 CHAOS ?= 5m
+CHAOS_REPLICAS ?= 3
 
 .PHONY: build deps test lint bench run chaos clean
 
@@ -49,9 +50,10 @@ run: build
 # A long chaos run: random kill/restart/pause/partition of a 5-machine alliance under steady
 # search load for $(CHAOS), then heal and check; then $(CHAOS) of bookings by concurrent clients
 # on a 3-machine alliance under the same kinds of faults, the history checked for
-# linearizability with porcupine. FA_CHAOS_SEED=N replays a run's fault sequence.
+# linearizability with porcupine. FA_CHAOS_SEED=N replays a run's fault sequence; the search half
+# runs with CHAOS_REPLICAS copies of every seller (3: not one answer may be incomplete).
 chaos: build
-	FA_CHAOS=$(CHAOS) $(GO) test -count=1 -timeout 60m -run 'TestChaos$$' -v ./integration/
+	FA_CHAOS=$(CHAOS) FA_CHAOS_REPLICAS=$(CHAOS_REPLICAS) $(GO) test -count=1 -timeout 60m -run 'TestChaos$$' -v ./integration/
 	FA_BOOKING_CHAOS=$(CHAOS) $(GO) test -count=1 -timeout 60m -run 'TestBookingsLinearizable$$' -v ./integration/
 
 clean:

@@ -46,16 +46,28 @@ type chaosFault struct {
 // equal to the reference, or flagged incomplete — never wrong. Afterwards everything is healed
 // and the placement invariants must hold with every seller searchable. It reports, per kind of
 // fault, how long answers stayed incomplete after it.
+//
+// FA_CHAOS_REPLICAS sets the alliance's K (default 3). With three or more copies of every seller,
+// two faulty machines always leave one: then no answer may be incomplete either.
 func TestChaos(t *testing.T) {
 	duration, seed := chaosSettings(t, "FA_CHAOS")
-	t.Logf("chaos for %v with FA_CHAOS_SEED=%d (at most two of five machines faulty or recovering at once)", duration, seed)
+	replicas := 3
+	if v := os.Getenv("FA_CHAOS_REPLICAS"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > 5 {
+			t.Fatalf("FA_CHAOS_REPLICAS: %q, want 1 to 5", v)
+		}
+		replicas = k
+	}
+	t.Logf("chaos for %v with FA_CHAOS_SEED=%d, replicas %d (at most two of five machines faulty or recovering at once)",
+		duration, seed, replicas)
 	rng := rand.New(rand.NewPCG(seed, 0))
 
 	dir := t.TempDir()
 	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "4s")
 	a := newProxiedAlliance(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
-	}, []string{"--dead-member-grace", "5s"}, base)
+	}, []string{"--dead-member-grace", "5s", "--replicas", strconv.Itoa(replicas)}, base)
 	a.waitSettled(120 * time.Second)
 	queries, want := a.readyQueries(base, 4)
 
@@ -158,7 +170,10 @@ func TestChaos(t *testing.T) {
 	for i, x := range timed {
 		answers[i] = x.chaosAnswer
 	}
-	reportChaos(t, faults, answers)
+	count := reportChaos(t, faults, answers)
+	if replicas >= 3 && count[answerIncomplete] > 0 {
+		t.Errorf("%d answers incomplete with %d copies of every seller and at most two machines faulty", count[answerIncomplete], replicas)
+	}
 }
 
 // classify runs one search and compares it with the reference.
@@ -192,7 +207,7 @@ func (a *testAlliance) actingDelegate(healthy []string) string {
 // reportChaos logs the counts and, per kind of fault, how long answers stayed incomplete after
 // it (time from the fault to the last incomplete answer before the next fault); it fails the test
 // on any wrong answer or error.
-func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
+func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) map[chaosOutcome]int {
 	sort.Slice(answers, func(i, j int) bool { return answers[i].at.Before(answers[j].at) })
 	count := map[chaosOutcome]int{}
 	for _, ans := range answers {
@@ -229,6 +244,7 @@ func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) {
 		t.Logf("after %-18s ×%d: incomplete answers %d; answers complete again after p50 %v, max %v",
 			kind, len(d), incomplete[kind], d[len(d)/2].Round(10*time.Millisecond), d[len(d)-1].Round(10*time.Millisecond))
 	}
+	return count
 }
 
 // chaosSettings reads a chaos run's length from the environment variable durationVar (default
