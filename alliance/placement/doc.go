@@ -9,7 +9,14 @@
 // Snapshot. It does not fetch, drop or publish anything: the airline server does that with the
 // Result.
 //
-// # Processing order
+// Plan holds two planners. The seed's planner (plan.go, state.go, balance.go, backups.go)
+// handles the seed's model: Replicas 0 or 2, every machine in a zone of its own (no two machines
+// share an effective zone; a machine's zone is its Zone, or its name when it names none), and at
+// most one BACKUP per seller in the snapshot. Every other snapshot — K = 1 or 3 to 5, machines
+// sharing a zone, or the extra BACKUPs a larger K left — goes to the general planner
+// (replicas*.go), described after the seed's. Replicas outside 0..5 is a malformed snapshot.
+//
+// # Processing order (the seed's planner)
 //
 // Plan works on the snapshot in five steps, each on the outcome of the previous one:
 //
@@ -38,7 +45,7 @@
 // Because transfers are derived from the snapshot and the final assignment, a seller is fetched
 // at most once per role per round, even when steps 3 and 4 both moved it.
 //
-// # Balance and movement
+// # Balance and movement (the seed's planner)
 //
 // With S sellers on n machines, every machine ends with ⌊S/n⌋ or ⌈S/n⌉ primaries, and likewise
 // backups. Which machines get the extra one is chosen to keep data where it is: a machine that
@@ -59,4 +66,64 @@
 // with other events move more than strictly necessary, because the joins are balanced one at a
 // time and earlier choices do not foresee later joiners; the tests measure this against a lower
 // bound (see bound_test.go).
+//
+// # K replicas and zones (the general planner)
+//
+// Every seller gets c = min(K, n) copies on distinct members (n: the machines neither joining
+// nor leaving, plus the joiners): one PRIMARY and c−1 BACKUPs. The zone rule says where one
+// seller's copies may be: with Z distinct zones among the members, they span min(c, Z) zones,
+// and no zone holds more than L of them, L being the water level, the smallest integer with
+// Σ_z min(members_z, L) ≥ c. With Z ≥ c that is one copy per zone. Steps 1 (old versions) and
+// 2 (leavers) are the seed's; then, instead of steps 3 and 4:
+//
+//  3. Copies. Every copy of the current data on a member is kept, and a joiner's brought seller
+//     starts with its PRIMARY on the joiner. Copies that are too many (K was lowered) or break
+//     the zone rule (a zone returned) are dropped: a seller's surplus copies are those in its
+//     most over-represented zone, and of all sellers' surplus copies the one on the most loaded
+//     member goes first, a BACKUP before a PRIMARY, then by name. Missing copies go, seller by
+//     seller in name order, to the least-loaded member (load: copies held, primaries and backups
+//     alike) of a zone the rule allows — a zone lacking the seller first while the copies span
+//     too few zones — then by name; among equally loaded members one that would not have to give
+//     a copy away at once comes first.
+//  4. Balance. While a member a holds at least two copies more than a member b, and a holds a
+//     seller b does not whose copy may move from a to b under the zone rule, it moves. Moves that
+//     fetch nothing more come first: a copy a has no data for yet (b fetches it instead), or one
+//     b has the data for (step 3 dropped it there), directly from the most loaded a to the least
+//     loaded b, else along a chain of such moves (a gives to x, x to y, ..., only the ends change
+//     load); only then a copy a has the data for, from the most loaded a to the least loaded b,
+//     the first seller by name. Each move lowers the sum of the squared loads, so the phase ends.
+//  5. Roles. A seller keeps its PRIMARY if that member still holds it; a seller that lost it
+//     promotes a holder with its data (a surviving BACKUP) with the fewest primaries, then by
+//     name. Primaries are then balanced by chains of role swaps found breadth-first (a member
+//     with the most primaries hands one to another holder of the seller, which may hand on one
+//     of its own, until a member with at least two fewer takes one), which reaches counts within
+//     one whenever any choice of PRIMARYs among the holders allows it. When none does (a group of
+//     members holds more sellers among themselves only than they may be PRIMARY of), one copy
+//     moves between members whose loads differ by one, to a member from which role swaps lead to
+//     the short one, and steps 4 and 5 run again (replicas_rescue.go). Last, role swaps that keep
+//     the primary counts move the extra primaries to the members with more backups, bringing the
+//     BACKUP counts closer. No data moves for a role swap.
+//  6. The result, with the seed's conventions: a copy held without its data is a Transfer with
+//     its final role, from the snapshot's PRIMARY, else its first BACKUP by name, or from the
+//     joiner that brought the seller; a snapshot BACKUP now PRIMARY in place is a Promotion; a
+//     copy held or brought and not held now is a Drop; a seller without copies is Lost.
+//
+// Bound (general planner). (i) Local optimality: no copy can move from a machine to one with at
+// least two fewer copies without breaking the zone rule or duplicating a copy (step 4 stops only
+// then, and step 5 moves a copy only between loads that differ by one, after which step 4 runs
+// again). (ii) Its corollary: the totals of the machines of one zone differ by at most one,
+// since a move within a zone never breaks the zone rule. Across zones, totals differ as the zone
+// rule forces (a zone of one machine holds a copy of every seller when Z ≥ c ≥ 2). PRIMARY counts
+// of any two machines differ by at most one. BACKUP counts are then within two in a zone, and
+// usually within one. TestReplicasProperties checks all of this on every round of random
+// sequences (checkReplicas, checkBalance), with the Result's independence of input order.
+//
+// Movement (general planner). A round with no event moves nothing: its own outcome is a fixed
+// point of every step (checked on every round). A single failure fetches the lost copies and,
+// in the rare rounds where the balance bound cannot be kept by placing them alone, a few more;
+// the tests measure it (TestReplicasSingleFailure, TestReplicasSingleFailureAtScale: a failure
+// of one machine of 50 with 500 sellers, K=3, five zones, fetches exactly its 30 copies) and
+// assert no more than twice the lost copies. The greedy placement of step 3 does not always find
+// a placement of the lost copies that keeps the bound when one exists; the test counts those
+// rounds too.
 package placement

@@ -32,9 +32,10 @@ func (l *layout) placeCopies() {
 // trimAll drops surplus copies until every seller's copies can be completed under the zone
 // rule. A seller's surplus copies are those in its most over-represented zones: the zone most
 // over its limit, else the zone with the most copies (dropping there keeps the zones spanned).
-// Of all sellers' surplus copies, the one on the most loaded member goes first (then the first
-// member by name), that member's BACKUPs before its PRIMARYs, then the first seller by name; so
-// the drops of a lowered K or of a returning zone come off the fullest members.
+// Of all sellers' surplus copies, one on the most loaded member goes first (a member with a
+// surplus BACKUP before one with surplus PRIMARYs only, then the first by name), that member's
+// BACKUPs before its PRIMARYs, then the first seller by name; so the drops of a lowered K or of
+// a returning zone come off the fullest members and keep the PRIMARYs where they can.
 func (l *layout) trimAll() {
 	surplus := make([][]int, len(l.members)) // member → the sellers it holds a surplus copy of, ascending
 	victims := make([][]int, len(l.sellers)) // seller → the members holding its surplus copies
@@ -52,23 +53,29 @@ func (l *layout) trimAll() {
 	for s := range l.sellers {
 		update(s)
 	}
+	backupOf := func(m int) int { // m's first surplus BACKUP, else its first surplus copy
+		for _, s := range surplus[m] {
+			if l.primary[s] != m {
+				return s
+			}
+		}
+		return surplus[m][0]
+	}
 	for {
 		victim := -1
 		for m := range l.members {
-			if len(surplus[m]) > 0 && (victim < 0 || l.load(m) > l.load(victim)) {
+			if len(surplus[m]) == 0 {
+				continue
+			}
+			if victim < 0 || l.load(m) > l.load(victim) ||
+				(l.load(m) == l.load(victim) && l.primary[backupOf(victim)] == victim && l.primary[backupOf(m)] != m) {
 				victim = m
 			}
 		}
 		if victim < 0 {
 			return
 		}
-		s := surplus[victim][0]
-		for _, t := range surplus[victim] {
-			if l.primary[t] != victim {
-				s = t
-				break
-			}
-		}
+		s := backupOf(victim)
 		l.remove(s, victim)
 		update(s)
 	}
@@ -98,25 +105,36 @@ func (l *layout) surplusCopies(s int) []int {
 
 // fill places seller s's missing copies, one at a time, each on the least-loaded member (then
 // the first by name) that may take it under the zone rule; while the copies do not span enough
-// zones, a zone with fewer of them comes first.
+// zones, a zone with fewer of them comes first. Among the equally good members, one that would
+// have no copy to give to a member with two fewer copies (settled) comes first, so that the
+// balance phase need not move a copy that has its data where it is.
 func (l *layout) fill(s int) {
 	for len(l.holders[s]) < l.rule.copies {
 		short := l.spanned(s) < l.rule.spread
-		best := -1
+		var best []int // the equally good members, in name order
 		for m := range l.members {
 			if !l.canAdd(s, m) {
 				continue
 			}
-			if best < 0 || l.betterTaker(s, m, best, short) {
-				best = m
+			switch {
+			case len(best) == 0 || l.betterTaker(s, m, best[0], short):
+				best = append(best[:0], m)
+			case !l.betterTaker(s, best[0], m, short):
+				best = append(best, m)
 			}
 		}
-		l.add(s, best) // there is one: s is completable and short of copies
+		taker := best[0] // there is one: s is completable and short of copies
+		for _, m := range best {
+			if l.settledWith(s, m) {
+				taker = m
+				break
+			}
+		}
+		l.add(s, taker)
 	}
 }
 
-// betterTaker reports whether member a is to take seller s's next copy before member b (b comes
-// first by name).
+// betterTaker reports whether member a is to take seller s's next copy before member b.
 func (l *layout) betterTaker(s, a, b int, short bool) bool {
 	if short {
 		if ca, cb := l.inZone(s, l.zoneOf[a]), l.inZone(s, l.zoneOf[b]); ca != cb {
@@ -124,4 +142,23 @@ func (l *layout) betterTaker(s, a, b int, short bool) bool {
 		}
 	}
 	return l.load(a) < l.load(b)
+}
+
+// settledWith reports whether member m, given a copy of seller s, could give none of its copies
+// to a member with at least two copies fewer under the zone rule.
+func (l *layout) settledWith(s, m int) bool {
+	l.add(s, m)
+	defer l.remove(s, m)
+	low := l.load(m) - 2
+	for y := range l.members {
+		if l.load(y) > low {
+			continue
+		}
+		for _, t := range l.held[m] {
+			if l.canMove(t, m, y) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -57,9 +57,13 @@ func (e eventK) kind() string {
 }
 
 // zonedGenerator draws events in a world of at most maxMachines machines over zones zones.
+// With crashes set, every round after the bootstrap is a single crash, or now and then a join
+// without sellers that makes up for one.
 type zonedGenerator struct {
 	generator
 	zones, maxMachines, maxSellers int
+	crashes                        bool
+	replicas                       int // the starting K; drawn (0 to 5) when 0
 }
 
 // zone draws a zone name, or "" (a machine that is a zone of its own) now and then.
@@ -79,8 +83,8 @@ func (g *zonedGenerator) machineName(t *rapid.T) string {
 // bootstrap starts an alliance: many machines join at once, sharing the sellers.
 func (g *zonedGenerator) bootstrap(t *rapid.T, w *world) eventK {
 	e := eventK{event: event{join: map[string][]string{}}, bootstrap: true}
-	n := rapid.IntRange(1, g.maxMachines).Draw(t, "bootstrap machines")
-	sellers := rapid.IntRange(0, g.maxSellers).Draw(t, "bootstrap sellers")
+	n := rapid.IntRange(max(1, g.maxMachines*3/4), g.maxMachines).Draw(t, "bootstrap machines")
+	sellers := rapid.IntRange(g.maxSellers/2, g.maxSellers).Draw(t, "bootstrap sellers")
 	for i := range n {
 		name := g.machineName(t)
 		var brings []string
@@ -98,6 +102,16 @@ func (g *zonedGenerator) bootstrap(t *rapid.T, w *world) eventK {
 func (g *zonedGenerator) drawEvent(t *rapid.T, w *world) eventK {
 	e := eventK{event: event{join: map[string][]string{}}}
 	members := slices.Sorted(maps.Keys(w.machines))
+	if g.crashes {
+		if len(members) > 1 && rapid.IntRange(0, 3).Draw(t, "crash?") > 0 {
+			e.fail = []string{rapid.SampledFrom(members).Draw(t, "crash")}
+		} else {
+			name := g.machineName(t)
+			e.join[name] = nil
+			w.setZone(name, g.zone(t))
+		}
+		return e
+	}
 	failed := map[string]bool{}
 	if len(members) > 0 && rapid.IntRange(0, 11).Draw(t, "zone loss?") == 0 {
 		e.lostZone = zone(w.snapshotOf(rapid.SampledFrom(members).Draw(t, "zone of")))
@@ -184,13 +198,25 @@ func checkRound(s Snapshot, res Result) []string {
 // runSequenceK plays a random sequence of rounds and checks each (checkRound, input order,
 // a steady re-plan), then reports it to observe.
 func runSequenceK(t *rapid.T, observe func(e eventK, s Snapshot, res Result)) {
-	g := &zonedGenerator{
-		zones:       rapid.IntRange(1, 6).Draw(t, "zones"),
-		maxMachines: rapid.IntRange(1, maxMachinesK).Draw(t, "max machines"),
-		maxSellers:  rapid.IntRange(0, maxSellersK).Draw(t, "max sellers"),
+	runSequenceWith(t, &zonedGenerator{}, observe)
+}
+
+// runSequenceWith is runSequenceK with the generator's mode (crashes) set by the caller; its
+// sizes are drawn here. One sequence in ten is large: 40 to 50 machines, 400 to 500 sellers.
+func runSequenceWith(t *rapid.T, g *zonedGenerator, observe func(e eventK, s Snapshot, res Result)) {
+	g.zones = rapid.IntRange(1, 6).Draw(t, "zones")
+	if rapid.IntRange(0, 9).Draw(t, "large?") == 0 {
+		g.maxMachines = rapid.IntRange(40, maxMachinesK).Draw(t, "max machines")
+		g.maxSellers = rapid.IntRange(400, maxSellersK).Draw(t, "max sellers")
+	} else {
+		g.maxMachines = rapid.IntRange(1, maxMachinesK).Draw(t, "max machines")
+		g.maxSellers = rapid.IntRange(0, maxSellersK).Draw(t, "max sellers")
 	}
 	w := newWorld()
-	w.replicas = rapid.IntRange(0, MaxReplicas).Draw(t, "K")
+	w.replicas = g.replicas
+	if w.replicas == 0 {
+		w.replicas = rapid.IntRange(0, MaxReplicas).Draw(t, "K")
+	}
 	committed, committedK := Snapshot{}, w.replicas // the outcome of the last applied round, and its K
 	for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
 		var e eventK
@@ -250,46 +276,13 @@ func runSequenceK(t *rapid.T, observe func(e eventK, s Snapshot, res Result)) {
 // c copies on distinct machines with one PRIMARY, the zone rule, PRIMARY counts within one,
 // the balance bound (local optimality and same-zone totals within one), every transfer from a
 // machine with the data, Result independent of input order, and a steady re-plan moving nothing.
+// Each subtest starts from one K; K changes within the sequences.
 func TestReplicasProperties(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		runSequenceK(t, func(eventK, Snapshot, Result) {})
-	})
-}
-
-// TestReplicasMovement measures the copies each round fetches, per kind of event, against the
-// copies lost (held by crashed machines) and lowerBoundK, and logs them (run with -v).
-func TestReplicasMovement(t *testing.T) {
-	type stat struct{ rounds, moved, lost, bound, excess, worst, machines, sellers int }
-	stats := map[string]*stat{}
-	rapid.Check(t, func(rt *rapid.T) {
-		runSequenceK(rt, func(e eventK, s Snapshot, res Result) {
-			if seedModelOf(s) {
-				return
-			}
-			kind := e.kind()
-			st := stats[kind]
-			if st == nil {
-				st = &stat{}
-				stats[kind] = st
-			}
-			moved := len(res.Transfers)
-			st.rounds++
-			st.moved += moved
-			st.lost += e.lostCopies
-			st.bound += lowerBoundK(s)
-			st.machines = max(st.machines, len(res.Assignments))
-			st.sellers = max(st.sellers, len(newTruth(s).known))
-			if kind == "fail×1" && moved > e.lostCopies {
-				st.excess++
-				st.worst = max(st.worst, moved-e.lostCopies)
-			}
+	for k := 1; k <= MaxReplicas; k++ {
+		t.Run(fmt.Sprintf("K=%d", k), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				runSequenceWith(t, &zonedGenerator{replicas: k}, func(eventK, Snapshot, Result) {})
+			})
 		})
-	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-22s %7s %8s %8s %8s %7s %6s %6s %6s\n", "event", "rounds", "moved", "lost", "bound", "excess", "worst", "maxM", "maxS")
-	for _, kind := range slices.Sorted(maps.Keys(stats)) {
-		st := stats[kind]
-		fmt.Fprintf(&b, "%-22s %7d %8d %8d %8d %7d %6d %6d %6d\n", kind, st.rounds, st.moved, st.lost, st.bound, st.excess, st.worst, st.machines, st.sellers)
 	}
-	t.Logf("moved copies:\n%s", b.String())
 }

@@ -3,8 +3,8 @@ package placement
 // Role is the part a machine plays for a seller.
 type Role string
 
-// The two roles. Every seller has one PRIMARY (it answers for the seller) and, when the
-// alliance has at least two machines, one BACKUP on another machine.
+// The two roles. Every seller has one PRIMARY (it answers for the seller) and min(K, machines)−1
+// BACKUPs on other machines: one in the seed's model (K=2) when the alliance has two machines.
 const (
 	Primary Role = "PRIMARY"
 	Backup  Role = "BACKUP"

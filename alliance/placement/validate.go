@@ -12,7 +12,8 @@ import (
 var ErrInvalidSnapshot = errors.New("invalid placement snapshot")
 
 // validate checks the rules a snapshot must follow. Machines are checked in name order so that
-// the error does not depend on the input order.
+// the error does not depend on the input order. A seller may be BACKUP on several machines (K > 2,
+// or left over from a larger K), never PRIMARY on two.
 func validate(s Snapshot) error {
 	if s.Replicas < 0 || s.Replicas > MaxReplicas {
 		return fmt.Errorf("%w: replicas is %d, want 1 to %d (0 means 2)", ErrInvalidSnapshot, s.Replicas, MaxReplicas)
