@@ -12,7 +12,7 @@ import (
 // copy can move from a member to one with at least two fewer copies without breaking the zone
 // rule or duplicating a copy. Within a zone every move keeps the rule, so the loads of members of
 // one zone end within one of each other; across zones they differ as much as the zone rule forces
-// (a zone of one machine holds a copy of every seller when there are at least c zones, c ≥ 2).
+// (with exactly c zones, a zone of one machine holds a copy of every seller).
 
 // balanceCopies performs the balance phase. Each move is the first in a defined order: the most
 // loaded giver, the least-loaded taker (then names), the first seller in the order of movable.

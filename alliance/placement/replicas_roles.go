@@ -18,8 +18,8 @@ import (
 // any choice of primaries among the holders achieves: every seller whose PRIMARY they can reach
 // is held only by members they can reach, all of which have at least max−1 primaries. Likewise
 // for the least loaded members when no chain reaches them. So the counts end within one of each
-// other whenever any choice of primaries among the holders allows it; the balance phase leaves
-// every member enough copies for that (the property tests check it on every round).
+// other whenever any choice of primaries among the holders allows it. When no choice does, the
+// planner moves a copy (replicas_rescue.go) and balances again.
 //
 // Last, backups are evened out the same way: a chain from a member with the larger primary count
 // to one with the smaller, when the latter has at least two more backups, swaps which of the two
