@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/alliance/flight"
 )
 
 // sixInThreeZones is an alliance of six machines, two in each of three zones, m1 and m4 in z1.
@@ -71,43 +73,43 @@ func TestReplicasSurviveTwoFailuresAndAZone(t *testing.T) {
 		}
 	}
 
-	// Two machines of different zones at the same instant.
-	start := time.Now()
-	a.kill("m2")
-	a.kill("m6")
-	took := a.waitSettled(90 * time.Second)
-	t.Logf("kill -9 m2 (z2) and m6 (z3): settled after %v", took.Round(time.Millisecond))
-	a.waitMembers(60 * time.Second) // past the dead-member grace: both removed from etcd
-	a.restart("m2")
-	a.restart("m6")
-	took = a.waitSettled(120 * time.Second)
-	t.Logf("m2 and m6 back with their command lines (they had been removed): settled after %v", took.Round(time.Millisecond))
-	a.waitMembers(60 * time.Second)
-	votersSpanZones("m2 and m6 back")
-	expectComplete("two machines of different zones killed, removed and restarted", start)
-
-	// A whole zone, the delegate among its machines.
-	start = time.Now()
-	a.kill("m1")
-	a.kill("m4")
-	for i, f := range bookable[:2] {
-		// Within the dead-member grace (the dead voters still count): a quorum of the other zones.
-		b := w.mustBook(fmt.Sprintf("zone-down-%d-%d", i, time.Now().UnixNano()), bookRequest{Alliance: "star", Legs: []legRef{refOf(f)}, Seats: 1}, 30*time.Second)
+	// outage kills victims at the same instant, runs whileDown, waits until etcd removed them
+	// (past the dead-member grace), runs whenRemoved, restarts them with their command lines and
+	// checks that the alliance is whole again and that no answer meanwhile was incomplete.
+	outage := func(what string, victims []string, whileDown, whenRemoved func()) {
+		t.Helper()
+		start := time.Now()
+		for _, v := range victims {
+			a.kill(v)
+		}
+		whileDown()
+		took := a.waitSettled(90 * time.Second)
+		t.Logf("%s: settled after %v", what, took.Round(time.Millisecond))
+		a.waitMembers(60 * time.Second)
+		whenRemoved()
+		for _, v := range victims {
+			a.restart(v)
+		}
+		took = a.waitSettled(120 * time.Second)
+		t.Logf("%s, removed, back with their command lines: settled after %v", what, took.Round(time.Millisecond))
+		a.waitMembers(60 * time.Second)
+		votersSpanZones(what + " back")
+		expectComplete(what, start)
+	}
+	book := func(what string, f flight.Flight) {
+		b := w.mustBook(fmt.Sprintf("%s-%d", what, time.Now().UnixNano()), bookRequest{Alliance: "star", Legs: []legRef{refOf(f)}, Seats: 1}, 30*time.Second)
 		if b.Status != "confirmed" {
-			t.Errorf("booking %s without zone z1: status %q", b.ID, b.Status)
+			t.Errorf("booking %s %s: status %q", what, b.ID, b.Status)
 		}
 	}
-	took = a.waitSettled(90 * time.Second)
-	t.Logf("kill -9 zone z1 (m1, m4): bookings succeeded, settled after %v", took.Round(time.Millisecond))
-	a.waitMembers(60 * time.Second) // the two voters of z1 removed: the four left all vote
-	w.mustBook(fmt.Sprintf("zone-removed-%d", time.Now().UnixNano()), bookRequest{Alliance: "star", Legs: []legRef{refOf(bookable[2])}, Seats: 1}, 30*time.Second)
-	a.restart("m1")
-	a.restart("m4")
-	took = a.waitSettled(120 * time.Second)
-	t.Logf("zone z1 back: settled after %v", took.Round(time.Millisecond))
-	a.waitMembers(60 * time.Second)
-	votersSpanZones("zone z1 back")
-	expectComplete("zone z1 killed, removed and restarted", start)
+	nothing := func() {}
+
+	outage("kill -9 m2 (z2) and m6 (z3)", []string{"m2", "m6"}, nothing, nothing)
+	// A whole zone, the delegate among its machines: the other zones' voters keep a quorum, while
+	// the dead voters still count and after they are removed (then the four left all vote).
+	outage("kill -9 zone z1 (m1, m4)", []string{"m1", "m4"},
+		func() { book("zone-down", bookable[0]); book("zone-down", bookable[1]) },
+		func() { book("zone-removed", bookable[2]) })
 	load.finish()
 	if got := w.booked(bookable[0]); got != 1 {
 		t.Errorf("seats booked on %s %s: %d, want 1", bookable[0].Seller, bookable[0].Number, got)
