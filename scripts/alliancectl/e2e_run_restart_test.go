@@ -10,13 +10,15 @@ import (
 // one another past the dead-member grace; after `kill m2`, a wait past the grace and `restart
 // m2`, m2 is back in every view and every etcd member list within 30 s while m1 m3 m4 m5 were
 // never removed, and then all five agree (one delegate, a quorum each, all voters: five is
-// within the default cap of five voters) at every poll for 15 s.
+// within the default cap of five voters) at every poll for 15 s. It runs in three zones with three
+// copies of every seller (up --zones 3 --replicas 3), and ends with `replicas 2`: every machine
+// re-places live and searches stay complete.
 func TestEndToEndUp5KillWaitRestartRejoins(t *testing.T) {
 	bin := buildAll(t) // skipped by -short, as every end-to-end test here
 	dir := filepath.Join(t.TempDir(), "run")
 	t.Cleanup(func() { killLeftovers(t, dir) })
 
-	ctl(t, bin, dir, "up", "5", "--bin", bin, "--search", "127.0.0.1:0")
+	ctl(t, bin, dir, "up", "5", "--zones", "3", "--replicas", "3", "--bin", bin, "--search", "127.0.0.1:0")
 	up := time.Now()
 	procs := recordedPids(t, dir)
 	all := []string{"m1", "m2", "m3", "m4", "m5"}
@@ -32,8 +34,8 @@ func TestEndToEndUp5KillWaitRestartRejoins(t *testing.T) {
 		t.Fatalf("%v after up: %v", time.Since(up).Round(time.Second), err)
 	}
 	statusHas(t, ctl(t, bin, dir, "status"),
-		"(all 5 answering machines agree)", "quorum: 5 of 5 answering machines see a leader",
-		"machines in the view: m1 m2 m3 m4 m5\n")
+		"alliance star: replicas 3;", "(all 5 answering machines agree)", "quorum: 5 of 5 answering machines see a leader",
+		"machines in the view: m1 m2 m3 m4 m5\n", " z1 ", " z3 ")
 
 	ctl(t, bin, dir, "kill", "m2")
 	killed := time.Now()
@@ -98,6 +100,11 @@ func TestEndToEndUp5KillWaitRestartRejoins(t *testing.T) {
 	if r := removedBesides(docs, "m2"); len(r) > 0 {
 		t.Fatalf("members other than m2 were removed: %v", r)
 	}
+	completeSearch(t, dir)
+
+	// K lowered live: every machine re-places, and searches stay complete.
+	statusHas(t, ctl(t, bin, dir, "replicas", "2"), "alliance star: replicas 3 → 2", "every running machine re-placed with replicas 2")
+	statusHas(t, ctl(t, bin, dir, "status"), "alliance star: replicas 2;")
 	completeSearch(t, dir)
 
 	procs["m2-restarted"] = recordedPids(t, dir)["m2"]

@@ -10,7 +10,8 @@ import (
 
 // settled says why alliance a of s is not yet settled: every machine answers /status, all name
 // the same delegate, and every machine's view holds exactly the alliance's machines with each
-// seller on one primary and (with two or more machines) one other backup. A complete search is
+// seller on one primary and min(K, machines)−1 backups on other machines (K: the alliance's
+// replicas, as the machine's /status says). A complete search is
 // not enough on its own: an alliance ignores sellers it does not know yet.
 func settled(ctx context.Context, c *http.Client, s *State, a string) error {
 	var names, sellers []string
@@ -31,15 +32,16 @@ func settled(ctx context.Context, c *http.Client, s *State, a string) error {
 			return fmt.Errorf("%s says the delegate is %s, others %s", m.Name, doc.Delegate, delegate)
 		}
 		delegate = doc.Delegate
-		if err := checkView(doc.View, names, sellers); err != nil {
+		if err := checkView(doc.View, names, sellers, doc.Replicas); err != nil {
 			return fmt.Errorf("view of %s: %w", m.Name, err)
 		}
 	}
 	return nil
 }
 
-// checkView says how view differs from a settled placement of sellers over machines.
-func checkView(view []machineEntry, machines, sellers []string) error {
+// checkView says how view differs from a settled placement of sellers over machines with
+// replicas copies each (0: not known yet, taken as 2, the default).
+func checkView(view []machineEntry, machines, sellers []string, replicas int) error {
 	var got []string
 	prim, back := map[string][]string{}, map[string][]string{}
 	for _, e := range view {
@@ -56,17 +58,17 @@ func checkView(view []machineEntry, machines, sellers []string) error {
 	if !slices.Equal(got, want) {
 		return fmt.Errorf("machines %v, want %v", got, want)
 	}
-	wantBackups := 1
-	if len(machines) < 2 {
-		wantBackups = 0
+	if replicas == 0 {
+		replicas = 2
 	}
+	wantBackups := min(replicas, len(machines)) - 1
 	for _, s := range sellers {
 		switch {
 		case len(prim[s]) != 1:
 			return fmt.Errorf("seller %s has primaries [%s], want one", s, strings.Join(prim[s], " "))
 		case len(back[s]) != wantBackups:
 			return fmt.Errorf("seller %s has backups [%s], want %d", s, strings.Join(back[s], " "), wantBackups)
-		case wantBackups == 1 && back[s][0] == prim[s][0]:
+		case slices.Contains(back[s], prim[s][0]):
 			return fmt.Errorf("seller %s has primary and backup on %s", s, prim[s][0])
 		}
 	}
