@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -83,7 +84,10 @@ type statusDoc struct {
 	Self     machineEntry `json:"self"`
 	// Serving is every seller this machine has a copy of and answers for, whatever its role:
 	// after a lost session (roles given up, waiting to rejoin) it still serves them.
-	Serving []string       `json:"serving"`
+	Serving []string `json:"serving"`
+	// Session is the etcd lease (hex) this machine's entries are bound to while its session
+	// lives ("" otherwise): it changes only when the machine lost its session and joined again.
+	Session string         `json:"session,omitempty"`
 	Joining bool           `json:"joining"`
 	Leaving bool           `json:"leaving"`
 	View    []machineEntry `json:"view"`
@@ -108,6 +112,9 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Joining:  m.store.isJoining(),
 		Leaving:  m.leaving.Load(),
 		View:     m.view.entries(),
+	}
+	if sess := m.session(); sess != nil && m.sessionLive() {
+		doc.Session = fmt.Sprintf("%x", int64(sess.Lease()))
 	}
 	for _, sel := range m.store.served(nil) {
 		doc.Serving = append(doc.Serving, sel.Code())

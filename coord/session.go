@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
@@ -13,15 +14,29 @@ import (
 
 // Session is a lease kept alive in the background. Ephemeral nodes, barrier
 // entries, locks and elections are bound to a session and vanish when it
-// ends: when it is closed, or when its lease expires because keep-alives
-// could not reach a member with quorum for a whole TTL.
+// ends: when it is closed, or when its lease is gone.
+//
+// Keep-alives that get no answer for a whole TTL — no member with quorum
+// answered, as while the etcd leader is cut off and the others elect a new
+// one — end the client's keep-alive, but not necessarily the lease: a new
+// leader extends every lease it takes over. So the session then asks, for up
+// to one more TTL, whether its lease still lives, and if it does it carries
+// on keeping it alive (nothing bound to it was lost); only a lease that is
+// gone, or that cannot be confirmed within that TTL, ends the session.
 //
 // TTL floor: etcd raises any lease TTL below ceil(1.5 × election timeout) to
 // that floor — 2 s with the default 100 ms ticks and 1000 ms election
 // timeout. TTLs are whole seconds; shorter durations round up.
 type Session struct {
-	cs  *concurrency.Session
-	ttl time.Duration
+	cli  *clientv3.Client
+	id   clientv3.LeaseID
+	ttl  time.Duration
+	done chan struct{} // closed when the session ended
+	stop context.CancelFunc
+	ctx  context.Context // ends with Close
+
+	mu sync.Mutex
+	cs *concurrency.Session // the current keep-alive of the lease
 }
 
 // NewSession grants a lease of the given TTL (rounded up to whole seconds)
@@ -42,31 +57,88 @@ func NewSession(ctx context.Context, cli *clientv3.Client, ttl time.Duration) (*
 		_, _ = cli.Revoke(revokeCtx, resp.ID)
 		return nil, fmt.Errorf("coord: keep session lease %x alive: %w", resp.ID, err)
 	}
-	return &Session{cs: cs, ttl: time.Duration(resp.TTL) * time.Second}, nil
+	s := &Session{cli: cli, id: resp.ID, ttl: time.Duration(resp.TTL) * time.Second, cs: cs, done: make(chan struct{})}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	go s.keep()
+	return s, nil
+}
+
+// keep follows the current keep-alive; when it ends while the session is open, it resumes the
+// lease if it still lives, and ends the session otherwise.
+func (s *Session) keep() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-s.current().Done():
+		}
+		if s.ctx.Err() != nil || !s.resume() {
+			return
+		}
+	}
+}
+
+// resume asks for up to one TTL whether the lease still lives; if it does, it starts keeping it
+// alive again and reports true.
+func (s *Session) resume() bool {
+	deadline := time.Now().Add(s.ttl)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(s.ctx, min(time.Second, time.Until(deadline)))
+		resp, err := s.cli.TimeToLive(ctx, s.id)
+		cancel()
+		switch {
+		case s.ctx.Err() != nil, errors.Is(err, rpctypes.ErrLeaseNotFound), err == nil && resp.TTL <= 0:
+			return false // closed, or the lease is gone with everything bound to it
+		case err == nil:
+			cs, err := concurrency.NewSession(s.cli, concurrency.WithLease(s.id), concurrency.WithTTL(int(s.ttl/time.Second)))
+			if err == nil {
+				s.mu.Lock()
+				s.cs = cs
+				s.mu.Unlock()
+				return true
+			}
+		}
+		select {
+		case <-s.ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return false
+}
+
+func (s *Session) current() *concurrency.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cs
 }
 
 // Done is closed when the lease is lost or the session is closed.
-func (s *Session) Done() <-chan struct{} { return s.cs.Done() }
+func (s *Session) Done() <-chan struct{} { return s.done }
 
 // Lease is the session's lease ID.
-func (s *Session) Lease() clientv3.LeaseID { return s.cs.Lease() }
+func (s *Session) Lease() clientv3.LeaseID { return s.id }
 
 // TTL is the lease TTL granted by etcd (after its floor was applied).
 func (s *Session) TTL() time.Duration { return s.ttl }
 
 // Client is the etcd client the session was created with.
-func (s *Session) Client() *clientv3.Client { return s.cs.Client() }
+func (s *Session) Client() *clientv3.Client { return s.cli }
 
 // Close stops the keep-alives and revokes the lease, deleting every key
 // bound to it. A lease that already expired is not an error.
 func (s *Session) Close(ctx context.Context) error {
-	s.cs.Orphan()
-	_, err := s.cs.Client().Revoke(ctx, s.cs.Lease())
+	s.stop()
+	s.current().Orphan()
+	<-s.done
+	_, err := s.cli.Revoke(ctx, s.id)
 	if err != nil && !errors.Is(err, rpctypes.ErrLeaseNotFound) {
-		return fmt.Errorf("coord: revoke session lease %x: %w", s.cs.Lease(), err)
+		return fmt.Errorf("coord: revoke session lease %x: %w", s.id, err)
 	}
 	return nil
 }
 
-// etcdSession returns the underlying etcd session, for etcd's recipes.
-func (s *Session) etcdSession() *concurrency.Session { return s.cs }
+// etcdSession returns the current underlying etcd session, for etcd's recipes (they use its
+// lease and client only).
+func (s *Session) etcdSession() *concurrency.Session { return s.current() }

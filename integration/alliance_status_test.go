@@ -17,12 +17,16 @@ type status struct {
 	Replicas int      `json:"replicas"`
 	Delegate string   `json:"delegate"`
 	Acting   bool     `json:"acting_delegate"`
+	Session  string   `json:"session"`
 	Joining  bool     `json:"joining"`
 	Serving  []string `json:"serving"`
 	Round    struct {
 		ID    int64  `json:"id"`
 		Phase string `json:"phase"`
 	} `json:"round"`
+	Member *struct {
+		IsLeader bool
+	} `json:"member"`
 }
 
 func (a *testAlliance) status(name string) (status, error) {

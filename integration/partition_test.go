@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -32,4 +34,65 @@ func TestPartitionAndHeal(t *testing.T) {
 	if err := a.checkAnswers("m1", queries); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPartitionedEtcdLeaderCostsNobodyElseTheirSession cuts off the machine whose etcd member
+// leads, under steady searches. The others elect a new leader, which may take longer than a
+// client's keep-alive waits (a session TTL), but every lease lives on: no other machine may lose
+// its session (its /status names the same lease throughout) or drop out of the view, and every
+// answer stays complete. Healed, the cut machine comes back.
+func TestPartitionedEtcdLeaderCostsNobodyElseTheirSession(t *testing.T) {
+	dir := t.TempDir()
+	base, _ := startSearch(t, dir)
+	a := newProxiedAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}}, nil, base)
+	a.waitSettled(90 * time.Second)
+	queries, want := a.readyQueries(base, 3)
+	leader, sessions := "", map[string]string{}
+	eventually(t, 30*time.Second, "an etcd leader and every machine's session", func() error {
+		leader = ""
+		for _, n := range a.live() {
+			st, err := a.status(n)
+			if err != nil || st.Session == "" || st.Member == nil {
+				return fmt.Errorf("%s: session %q, %v", n, st.Session, err)
+			}
+			sessions[n] = st.Session
+			if st.Member.IsLeader {
+				leader = n
+			}
+		}
+		if leader == "" {
+			return fmt.Errorf("no machine says its member leads")
+		}
+		return nil
+	})
+	others := slices.DeleteFunc(a.live(), func(n string) bool { return n == leader })
+	load := startSteadyLoad(base, queries, want, 100*time.Millisecond)
+	cut := time.Now()
+	a.partition(leader)
+	took := a.waitSettled(60 * time.Second)
+	t.Logf("etcd leader %s cut off: settled without it after %v", leader, took.Round(time.Millisecond))
+	// Past the session TTL again, with a new leader: the others' sessions are the ones they had.
+	eventually(t, 30*time.Second, "a new etcd leader among the others", func() error {
+		for _, n := range others {
+			if st, err := a.status(n); err == nil && st.Member != nil && st.Member.IsLeader {
+				return nil
+			}
+		}
+		return fmt.Errorf("none of %v leads", others)
+	})
+	for _, n := range others {
+		st, err := a.status(n)
+		if err != nil || st.Session != sessions[n] {
+			t.Errorf("%s lost its session while %s was cut off: lease %s, now %q (%v)", n, leader, sessions[n], st.Session, err)
+		}
+	}
+	answers := load.finish()
+	counts, _, _, bad := summarize(answers)
+	t.Logf("%d searches since the cut: %d complete", len(answers), counts[answerComplete])
+	if len(answers) == 0 || counts[answerComplete] != len(answers) {
+		t.Errorf("not every answer complete and correct while the etcd leader was cut off: %v", bad)
+	}
+	a.heal(leader)
+	took = a.waitSettled(90 * time.Second)
+	t.Logf("%s back %v after the heal (%v after the cut)", leader, took.Round(time.Millisecond), time.Since(cut).Round(time.Second))
 }

@@ -1,0 +1,45 @@
+package coord
+
+import (
+	"testing"
+	"time"
+)
+
+// TestSessionResumesItsLiveLease: when the client's keep-alive ends while the lease still lives
+// (as when keep-alives get no answer for a TTL while a new etcd leader is elected), the session
+// carries on with the same lease and everything bound to it stays; when the lease is gone, the
+// session ends.
+func TestSessionResumesItsLiveLease(t *testing.T) {
+	c := newCluster(t, 1)
+	ctx := ctxTimeout(t, 60*time.Second)
+	cli := c.members[0].Client()
+	s := newSession(t, cli, 2*time.Second)
+	tree := NewTree(cli)
+	if _, err := tree.Create(ctx, "/alliances/a/machines/m1", nil, Ephemeral(s)); err != nil {
+		t.Fatal(err)
+	}
+
+	lost := s.current()
+	lost.Orphan() // the client's keep-alive ends; the lease does not
+	eventually(t, 10*time.Second, "the session keeps its lease alive again", func() bool { return s.current() != lost })
+	resumed := time.Now()
+	for time.Since(resumed) < 2*s.TTL() { // past two TTLs: the lease is kept alive, not just alive still
+		select {
+		case <-s.Done():
+			t.Fatal("the session ended although its lease lives")
+		case <-time.After(100 * time.Millisecond):
+		}
+		if ok, _, err := tree.Exists(ctx, "/alliances/a/machines/m1"); err != nil || !ok {
+			t.Fatalf("the ephemeral node vanished %v after the session resumed: %v", time.Since(resumed), err)
+		}
+	}
+
+	if _, err := cli.Revoke(ctx, s.Lease()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(2 * s.TTL()):
+		t.Fatal("the session did not end after its lease was revoked")
+	}
+}
