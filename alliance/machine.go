@@ -229,7 +229,8 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	select {
 	case err := <-joined:
 		var refused *ReplicasMismatchError
-		if errors.As(err, &refused) {
+		var bad *BadSettingsError
+		if errors.As(err, &refused) || errors.As(err, &bad) {
 			m.refuseStart(member)
 			return false, err
 		}

@@ -46,6 +46,19 @@ func (e *ReplicasMismatchError) Error() string {
 		e.Flag, e.Alliance, e.Have)
 }
 
+// BadSettingsError refuses a start while the alliance's config cannot be read: an operator must
+// fix it (alliancectl replicas K rewrites it).
+type BadSettingsError struct {
+	Alliance string
+	Err      error
+}
+
+func (e *BadSettingsError) Error() string {
+	return fmt.Sprintf("alliance %s: %v (fix it with `alliancectl replicas K`)", e.Alliance, e.Err)
+}
+
+func (e *BadSettingsError) Unwrap() error { return e.Err }
+
 // ensureSettings makes sure the alliance has its settings before this machine takes part: the
 // first machine writes them (its --replicas, or the default); a machine started with an explicit
 // --replicas that differs from the alliance's is refused. It retries while etcd has no quorum,
@@ -66,9 +79,11 @@ func (m *Machine) ensureSettings(ctx context.Context) (rev int64, err error) {
 				cancel()
 				s, err := decodeSettings(have)
 				if err != nil {
-					return 0, err
+					return 0, &BadSettingsError{Alliance: m.cfg.Alliance, Err: err}
 				}
-				if m.cfg.Replicas != 0 && m.cfg.Replicas != s.Replicas {
+				// Only a fresh start is refused: a member started again in-process (removed while
+				// cut off) finds the K its alliance was changed to since, and adopts it.
+				if m.cfg.Replicas != 0 && m.cfg.Replicas != s.Replicas && m.replicas.Load() == 0 {
 					return 0, &ReplicasMismatchError{Alliance: m.cfg.Alliance, Flag: m.cfg.Replicas, Have: s.Replicas}
 				}
 				m.replicas.Store(int32(s.Replicas))
@@ -102,7 +117,11 @@ func (m *Machine) replicasAt(ctx context.Context, rev int64) (int, error) {
 	}
 	s, err := decodeSettings(resp.Kvs[0].Value)
 	if err != nil {
-		return 0, err
+		// Every machine reads the same revision, so every one falls back the same way; the
+		// rounds go on re-placing what failures cost instead of stopping.
+		m.log.Error("the alliance's config is malformed; planning with the default replicas until it is fixed (alliancectl replicas K)",
+			"replicas", defaultReplicas, "err", err)
+		return defaultReplicas, nil
 	}
 	return s.Replicas, nil
 }

@@ -136,6 +136,7 @@ func (b *Barrier) waitEntered(ctx context.Context, entered []Child, rev int64) (
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events := b.t.Watch(wctx, enterDir, WatchOptions{Children: true, FromRevision: rev + 1})
+	doubt := b.s.Doubt()
 	for {
 		if len(values) == len(b.participants) {
 			return values, nil
@@ -143,7 +144,7 @@ func (b *Barrier) waitEntered(ctx context.Context, entered []Child, rev int64) (
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("coord: barrier %s: %s waiting for %v: %w", b.path, b.self, b.missing(values), ctx.Err())
-		case <-b.s.Done():
+		case <-doubt:
 			return nil, fmt.Errorf("%w: barrier %s: %s's session ended: %w", ErrBarrierAborted, b.path, b.self, ErrSessionLost)
 		case ev, ok := <-events:
 			if !ok {

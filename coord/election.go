@@ -112,13 +112,14 @@ func (e *LeaseElection) Run(ctx context.Context, value string, task func(ctx con
 	}
 	leadCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	doubt := e.s.Doubt() // the keep-alive the lead was confirmed under
 	go func() {
 		events := NewTree(e.s.Client()).Watch(leadCtx, el.Key(), WatchOptions{FromRevision: el.Rev() + 1})
 		for {
 			select {
 			case <-leadCtx.Done():
 				return
-			case <-e.s.Done():
+			case <-doubt:
 				cancel(fmt.Errorf("%w: session ended", ErrLeadershipLost))
 				return
 			case ev, ok := <-events:

@@ -105,12 +105,13 @@ func (g *Grant) Lost() <-chan struct{} {
 
 func (g *Grant) watchLoss(ctx context.Context, lost chan struct{}) {
 	defer close(lost)
+	doubt := g.s.Doubt() // the keep-alive the lock was granted under
 	events := g.t.Watch(ctx, g.key, WatchOptions{FromRevision: g.rev + 1})
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-g.s.Done():
+		case <-doubt:
 			return
 		case ev, ok := <-events:
 			if !ok || ev.Type == EventDeleted || (ev.Type == EventResync && !holds(ev.Children, g.rev)) {
@@ -211,11 +212,12 @@ func (g *Grant) waitDelete(ctx context.Context, key string, from int64) error {
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
 	wch := g.t.cli.Watch(wctx, key, clientv3.WithRev(from), clientv3.WithFilterPut())
+	doubt := g.s.Doubt()
 	for {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("coord: wait for lock %s: %w", g.key, ctx.Err())
-		case <-g.s.Done():
+		case <-doubt:
 			return fmt.Errorf("%w: waiting for lock %s", ErrSessionLost, g.key)
 		case wr, ok := <-wch:
 			if !ok || wr.Err() != nil {

@@ -94,8 +94,12 @@ func (s *Session) resume() bool {
 			cs, err := concurrency.NewSession(s.cli, concurrency.WithLease(s.id), concurrency.WithTTL(int(s.ttl/time.Second)))
 			if err == nil {
 				s.mu.Lock()
+				defer s.mu.Unlock()
+				if s.ctx.Err() != nil { // Close ran meanwhile: it must not be kept alive
+					cs.Orphan()
+					return false
+				}
 				s.cs = cs
-				s.mu.Unlock()
 				return true
 			}
 		}
@@ -117,6 +121,12 @@ func (s *Session) current() *concurrency.Session {
 // Done is closed when the lease is lost or the session is closed.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
+// Doubt is closed when the keep-alives in force now end — the lease may be gone — or when the
+// session ends. What must stop the moment the lease might have expired (a lock, a lead, a
+// barrier's wait) watches Doubt rather than Done: a session that resumes keeps its lease and
+// nodes, but not what was built on the certainty that it had them.
+func (s *Session) Doubt() <-chan struct{} { return s.current().Done() }
+
 // Lease is the session's lease ID.
 func (s *Session) Lease() clientv3.LeaseID { return s.id }
 
@@ -132,6 +142,7 @@ func (s *Session) Close(ctx context.Context) error {
 	s.stop()
 	s.current().Orphan()
 	<-s.done
+	s.current().Orphan() // a keep-alive resume started before the stop ends too
 	_, err := s.cli.Revoke(ctx, s.id)
 	if err != nil && !errors.Is(err, rpctypes.ErrLeaseNotFound) {
 		return fmt.Errorf("coord: revoke session lease %x: %w", s.id, err)

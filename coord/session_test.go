@@ -19,9 +19,19 @@ func TestSessionResumesItsLiveLease(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	lost := s.current()
+	lost, doubt := s.current(), s.Doubt()
 	lost.Orphan() // the client's keep-alive ends; the lease does not
+	select {
+	case <-doubt: // what was built on the old keep-alive (a lock, a lead) must stop
+	case <-time.After(5 * time.Second):
+		t.Fatal("Doubt not closed when the keep-alive ended")
+	}
 	eventually(t, 10*time.Second, "the session keeps its lease alive again", func() bool { return s.current() != lost })
+	select {
+	case <-s.Doubt():
+		t.Fatal("the resumed session's Doubt is closed")
+	default:
+	}
 	resumed := time.Now()
 	for time.Since(resumed) < 2*s.TTL() { // past two TTLs: the lease is kept alive, not just alive still
 		select {

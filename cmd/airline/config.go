@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,12 +119,17 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	if c.peerZones, err = zonesOf(peerZones); err != nil {
 		return config{}, err
 	}
+	if err := coverPeers(c.peerZones, c.peers); err != nil {
+		return config{}, err
+	}
 	if z, listed := c.peerZones[c.name]; listed && c.zone == "" {
 		c.zone = z // the bootstrap's list names this machine's zone
 	} else if listed && z != c.zone {
 		return config{}, fmt.Errorf("--zone %s: --peer-zones puts %s in zone %s", c.zone, c.name, z)
 	}
-	if c.replicas != 0 && (c.replicas < 1 || c.replicas > 5) {
+	replicasGiven := false
+	fs.Visit(func(f *flag.Flag) { replicasGiven = replicasGiven || f.Name == "replicas" })
+	if replicasGiven && (c.replicas < 1 || c.replicas > 5) {
 		return config{}, fmt.Errorf("--replicas: %d, want 1 to 5", c.replicas)
 	}
 	if c.dataDir == "" {
@@ -172,4 +179,29 @@ func zonesOf(pairs []string) (map[string]string, error) {
 		zones[name] = zone
 	}
 	return zones, nil
+}
+
+// coverPeers refuses --peer-zones that do not name exactly the members of --peers: the bootstrap's
+// etcd voters are chosen from both, and a machine with a partial list would choose others.
+func coverPeers(zones map[string]string, peers string) error {
+	if len(zones) == 0 {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, p := range strings.Split(peers, ",") {
+		if name, _, ok := strings.Cut(strings.TrimSpace(p), "="); ok {
+			listed[name] = true
+		}
+	}
+	for name := range listed {
+		if _, ok := zones[name]; !ok {
+			return fmt.Errorf("--peer-zones: %s of --peers has no zone (name every member of --peers, the same list on every machine)", name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(zones)) {
+		if !listed[name] {
+			return fmt.Errorf("--peer-zones: %s is not a member of --peers", name)
+		}
+	}
+	return nil
 }

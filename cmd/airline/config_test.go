@@ -39,9 +39,12 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--name", "m1", "extra"}, `unexpected argument "extra"`, false},
 		{[]string{"--replicas", "6"}, "--replicas: 6, want 1 to 5", false},
 		{[]string{"--replicas", "-1"}, "--replicas", false},
+		{[]string{"--replicas", "0"}, "--replicas: 0, want 1 to 5", false},
+		{[]string{"--peers", "m1=http://a:1,m2=http://b:1", "--peer-zones", "m1=a"}, "--peer-zones: m2 of --peers has no zone", false},
+		{[]string{"--peers", "m1=http://a:1", "--peer-zones", "m1=a,m9=b"}, "--peer-zones: m9 is not a member of --peers", false},
 		{[]string{"--peer-zones", "m1"}, "--peer-zones", false},
 		{[]string{"--peer-zones", "m1=a,m1=b"}, "--peer-zones: m1 given twice", false},
-		{[]string{"--name", "m1", "--zone", "b", "--peer-zones", "m1=a"}, "--zone b", false},
+		{[]string{"--name", "m1", "--zone", "b", "--peers", "m1=http://a:1", "--peer-zones", "m1=a"}, "--zone b", false},
 		{[]string{"--max-voters", "many"}, "-max-voters", true},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
@@ -112,7 +115,8 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 // TestZoneComesFromThePeerList: a machine named in --peer-zones runs in that zone without --zone,
 // and both its placement and its etcd member know it.
 func TestZoneComesFromThePeerList(t *testing.T) {
-	c, err := parseConfig([]string{"--name", "m2", "--alliance", "star", "--peer-zones", "m1=eu,m2=us", "--replicas", "3"}, io.Discard)
+	c, err := parseConfig([]string{"--name", "m2", "--alliance", "star", "--peers", "m1=http://127.0.0.1:1,m2=http://127.0.0.1:2",
+		"--peer-zones", "m1=eu,m2=us", "--replicas", "3"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

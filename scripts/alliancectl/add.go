@@ -19,7 +19,7 @@ var (
 )
 
 func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
-	fs, dir := newFlags("add", "add NAME --seller CODE [--seller CODE...] [--alliance A] [--wait 60s]", out)
+	fs, dir := newFlags("add", "add NAME --seller CODE [--seller CODE...] [--alliance A] [--zone Z] [--wait 60s]", out)
 	var sellers []string
 	fs.Func("seller", "seller code the new machine brings (repeatable; its CSV is generated if the run has none)", func(v string) error {
 		for _, c := range strings.Split(v, ",") {
@@ -31,6 +31,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		return nil
 	})
 	alliance := fs.String("alliance", "", "alliance to join (default: the first one)")
+	zone := fs.String("zone", "", "the new machine's zone (airline --zone; default: its name)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait until the machine is in the alliance's view (0: do not wait)")
 	pos, err := parse(fs, args, 1, "NAME, the new machine's name")
 	if err != nil {
@@ -85,7 +86,7 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		p = Proc{Name: name, Kind: kindAirline, Alliance: *alliance, Sellers: slices.Clone(sellers), TLS: s.secure(),
+		p = Proc{Name: name, Kind: kindAirline, Alliance: *alliance, Sellers: slices.Clone(sellers), TLS: s.secure(), Zone: *zone,
 			Ports: Ports{Listen: addrs[0], Peer: addrs[1], Client: addrs[2]},
 			Log:   filepath.Join(s.Dir, "logs", name+".log")}
 		if s.proxyd() != nil {
