@@ -19,10 +19,10 @@ import (
 // Keep-alives that get no answer for a whole TTL — no member with quorum
 // answered, as while the etcd leader is cut off and the others elect a new
 // one — end the client's keep-alive, but not necessarily the lease: a new
-// leader extends every lease it takes over. So the session then asks, for up
-// to one more TTL, whether its lease still lives, and if it does it carries
-// on keeping it alive (nothing bound to it was lost); only a lease that is
-// gone, or that cannot be confirmed within that TTL, ends the session.
+// leader extends every lease it takes over. So the session then renews the
+// lease itself (see resume) and, once the regular keep-alive answers again,
+// carries on (nothing bound to it was lost); only a lease that is gone, or
+// that cannot be renewed for a whole TTL, ends the session.
 //
 // TTL floor: etcd raises any lease TTL below ceil(1.5 × election timeout) to
 // that floor — 2 s with the default 100 ms ticks and 1000 ms election
@@ -79,37 +79,64 @@ func (s *Session) keep() {
 	}
 }
 
-// resume asks for up to one TTL whether the lease still lives; if it does, it starts keeping it
-// alive again and reports true.
+// resume finds out, for up to one TTL, whether the lease still lives, and if it does, keeps it
+// alive again and reports true. It asks with KeepAliveOnce, which renews the lease on a stream of
+// its own: the client's shared keep-alive stream may stay stuck for several seconds behind a
+// renewal its member forwarded to the old leader (etcd serves a stream's renewals one at a time).
+// Until the regular keep-alive answers again — it has lived a TTL — resume goes on renewing the
+// lease itself every third of a TTL, so that it cannot expire meanwhile.
 func (s *Session) resume() bool {
-	deadline := time.Now().Add(s.ttl)
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(s.ctx, min(time.Second, time.Until(deadline)))
-		resp, err := s.cli.TimeToLive(ctx, s.id)
+	var cs *concurrency.Session
+	started, lastRenew := time.Time{}, time.Now()
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, min(time.Second, s.ttl/3))
+		_, err := s.cli.KeepAliveOnce(ctx, s.id)
 		cancel()
 		switch {
-		case s.ctx.Err() != nil, errors.Is(err, rpctypes.ErrLeaseNotFound), err == nil && resp.TTL <= 0:
+		case s.ctx.Err() != nil, errors.Is(err, rpctypes.ErrLeaseNotFound):
+			if cs != nil {
+				cs.Orphan()
+			}
 			return false // closed, or the lease is gone with everything bound to it
 		case err == nil:
-			cs, err := concurrency.NewSession(s.cli, concurrency.WithLease(s.id), concurrency.WithTTL(int(s.ttl/time.Second)))
-			if err == nil {
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				if s.ctx.Err() != nil { // Close ran meanwhile: it must not be kept alive
-					cs.Orphan()
-					return false
-				}
-				s.cs = cs
-				return true
+			lastRenew = time.Now()
+		case time.Since(lastRenew) > s.ttl:
+			if cs != nil {
+				cs.Orphan()
 			}
+			return false // not confirmed for a whole TTL: it may be gone
+		}
+		if err == nil && (cs == nil || chanClosed(cs.Done())) {
+			if cs, err = concurrency.NewSession(s.cli, concurrency.WithLease(s.id), concurrency.WithTTL(int(s.ttl/time.Second))); err != nil {
+				cs = nil
+			} else {
+				started = time.Now()
+			}
+		}
+		if cs != nil && !chanClosed(cs.Done()) && time.Since(started) > s.ttl {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.ctx.Err() != nil { // Close ran meanwhile: it must not be kept alive
+				cs.Orphan()
+				return false
+			}
+			s.cs = cs
+			return true
 		}
 		select {
 		case <-s.ctx.Done():
-			return false
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(s.ttl / 3):
 		}
 	}
-	return false
+}
+
+func chanClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *Session) current() *concurrency.Session {

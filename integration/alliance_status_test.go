@@ -27,6 +27,7 @@ type status struct {
 	Member *struct {
 		IsLeader bool
 	} `json:"member"`
+	View []viewMachine `json:"view"`
 }
 
 func (a *testAlliance) status(name string) (status, error) {
@@ -67,4 +68,9 @@ func (a *testAlliance) delegate() string {
 func (a *testAlliance) getTrips(ctx context.Context, machine string, q query) (*soap.GetTripsResponse, error) {
 	c := soap.NewSellerClient(a.machines[machine].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 10 * time.Second, HTTPClient: httpClient})
 	return c.GetTrips(ctx, soap.GetTripsRequest{Src: q.src, Dst: q.dst, Date: q.date.String(), Sellers: q.sellers})
+}
+
+// viewMachine is a machine of a /status view.
+type viewMachine struct {
+	Name string `json:"name"`
 }

@@ -83,12 +83,12 @@ func TestChaos(t *testing.T) {
 	for time.Now().Before(end) {
 		time.Sleep(time.Duration(1500+rng.IntN(2500)) * time.Millisecond)
 		// Undo a fault now and then, so that machines come back during the run too. A machine
-		// counts as unhealthy until it is back in the alliance (it answers /status and has
-		// completed a round): the alliance is meant to survive two faulty machines of five, and
-		// one still catching up is not healthy yet.
+		// counts as unhealthy until it is back in the alliance (see backInAlliance): the
+		// alliance is meant to survive two faulty machines of five, and one still catching up is
+		// not healthy yet.
 		for _, n := range slices.Sorted(maps.Keys(unhealthy)) {
 			if unhealthy[n] == "recovering" {
-				if st, err := a.status(n); err == nil && !st.Joining {
+				if a.backInAlliance(n, unhealthy) {
 					delete(unhealthy, n)
 				}
 				continue
@@ -271,4 +271,25 @@ func chaosSettings(t *testing.T, durationVar string) (time.Duration, uint64) {
 		seed = s
 	}
 	return duration, seed
+}
+
+// backInAlliance reports whether machine n, whose fault was undone, is a whole member again: it
+// answers /status, is not joining, is in no round, has a session, and a healthy machine's view
+// lists it. A machine resumed or healed answers at once from its state before the fault (not
+// joining, its old session not yet known lost): the others' view says whether it is back (its
+// old entry left their view when its lease expired).
+func (a *testAlliance) backInAlliance(n string, unhealthy map[string]string) bool {
+	st, err := a.status(n)
+	if err != nil || st.Joining || st.Session == "" || st.Round.Phase != "idle" {
+		return false
+	}
+	for _, other := range a.live() {
+		if _, bad := unhealthy[other]; bad || other == n {
+			continue
+		}
+		if ost, err := a.status(other); err == nil && slices.ContainsFunc(ost.View, func(e viewMachine) bool { return e.Name == n }) {
+			return true
+		}
+	}
+	return false
 }
