@@ -14,20 +14,20 @@ import (
 
 // Config is one airline server's configuration, completed and validated once by New.
 type Config struct {
-	Name         string            // machine name, unique in the alliance (also its etcd member name)
-	Alliance     string            // alliance name (the search server's cluster name)
-	Sellers      map[string]string // seller code → CSV file this machine brings
+	Name     string            // machine name, unique in the alliance (also its etcd member name)
+	Alliance string            // alliance name (the search server's cluster name)
+	Sellers  map[string]string // seller code → CSV file this machine brings
 	// Zone is the failure domain this machine runs in (rack, data centre); default its Name.
 	// A seller's copies go to distinct zones whenever enough zones are live.
 	Zone string
 	// Replicas is K, the copies of every seller (1..5): alliance-wide, recorded at bootstrap in
 	// /alliances/<alliance>/config. 0 adopts the alliance's value (2 for a new alliance); another
 	// value than the alliance's refuses the start (see ensureSettings).
-	Replicas int
-	Listen       string            // host:port of the SOAP and status server
-	AdvertiseURL string            // base URL others use to reach Listen; default http://<Listen>
-	Member       coord.Config      // the embedded etcd member
-	SearchURLs   []string          // search servers to register with while this machine is the delegate
+	Replicas     int
+	Listen       string       // host:port of the SOAP and status server
+	AdvertiseURL string       // base URL others use to reach Listen; default http://<Listen>
+	Member       coord.Config // the embedded etcd member
+	SearchURLs   []string     // search servers to register with while this machine is the delegate
 	// ForceNewCluster starts the etcd member with coord.Recover: the operator's recovery after a
 	// permanent loss of quorum, never done automatically.
 	ForceNewCluster bool
