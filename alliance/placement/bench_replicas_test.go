@@ -29,17 +29,7 @@ func zonedAlliance(tb testing.TB, machines, sellers, zones, k int) Snapshot {
 }
 
 func benchmarkReplicas(b *testing.B, event func(Snapshot) Snapshot) {
-	s := event(zonedAlliance(b, 50, 500, 5, 3))
-	res, err := Plan(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := Plan(s); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(res.Transfers)), "transfers")
+	benchmarkPlan(b, zonedAlliance(b, 50, 500, 5, 3), event)
 }
 
 // BenchmarkPlanReplicasFail: one machine of 50 (500 sellers, K=3, five zones) fails.

@@ -23,7 +23,13 @@ func bigAlliance(machines, sellers int) Snapshot {
 }
 
 func benchmarkEvent(b *testing.B, event func(Snapshot) Snapshot) {
-	s := event(bigAlliance(1000, 10000))
+	benchmarkPlan(b, bigAlliance(1000, 10000), event)
+}
+
+// benchmarkPlan times Plan on event applied to the settled alliance base, and reports the
+// transfers the event costs.
+func benchmarkPlan(b *testing.B, base Snapshot, event func(Snapshot) Snapshot) {
+	s := event(base)
 	res, err := Plan(s)
 	if err != nil {
 		b.Fatal(err)
