@@ -21,6 +21,10 @@ type metrics struct {
 	cacheMisses   prometheus.Counter
 	holderErrors  prometheus.Counter
 	hedges        prometheus.Counter
+	holderCalls   prometheus.Counter
+	hedgesSent    prometheus.Counter
+	hedgesWon     prometheus.Counter
+	hedgesRefused prometheus.Counter
 	registrations prometheus.Counter
 	delegate      prometheus.Gauge
 	primaries     prometheus.Gauge
@@ -56,6 +60,14 @@ func newMetrics() *metrics {
 			Help: "Holders that did not answer the delegate (it then asked the next holder)."}),
 		hedges: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedged_sellers_total",
 			Help: "Sellers asked of their next holder because the first had not answered within the hedge delay."}),
+		holderCalls: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_calls_total",
+			Help: "Calls the delegate made to holders for a search's flights, hedges included."}),
+		hedgesSent: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedges_sent_total",
+			Help: "Hedged holder calls: a further holder asked while a slower one was still pending."}),
+		hedgesWon: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedges_won_total",
+			Help: "Hedged holder calls whose answer came first for at least one seller."}),
+		hedgesRefused: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedges_refused_total",
+			Help: "Hedged holder calls not made because the hedge budget was spent (a few percent of calls)."}),
 		registrations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "registrations_total",
 			Help: "Successful registrations with search servers."}),
 		delegate: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "delegate",
@@ -75,7 +87,8 @@ func newMetrics() *metrics {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.registrations, m.delegate,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
+		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -5,9 +5,13 @@
 //
 // A Gather is the algorithm as a use-once value: the caller injects the call (Ask), the hedge
 // signal (a tick channel) and what to do with each answer (seen), and reads an Outcome. A Policy
-// is how often to hedge; Gather.Hedge runs a gather with the ticker the Policy makes.
+// is when to hedge and how much: one per caller, shared by all its gathers, it learns every
+// target's latency from the answers (a hedge after the target's 95th percentile, within bounds)
+// and holds a budget (a token bucket) that keeps hedged calls to a few percent of all calls, so
+// that hedging cannot amplify the load that made the targets slow. Gather.Hedge runs a gather
+// under a Policy.
 //
 // What it must not do: no network, no etcd, no logging or metrics (callers count what seen and
-// the Outcome tell them), and no clock of its own except the ticker a Policy makes, so that the
-// tests can drive every scenario with a fake tick channel and no sleeps.
+// the Outcome tell them), and no clock but the runtime's timers and time.Now, so that the tests
+// can drive every scenario in a testing/synctest bubble, on its fake clock, with no sleeps.
 package hedge

@@ -14,17 +14,23 @@ type Ask[A any] func(ctx context.Context, target string, keys []string) (answer 
 
 // Answer is one target's answer, as Gather.Run hands it to seen.
 type Answer[A any] struct {
-	Target  string   // the target asked
-	Keys    []string // the keys it was asked about, in the caller's order
-	Value   A        // what Ask returned
-	Covered []string // the keys Ask said the answer covers
-	Won     []string // the covered keys no earlier answer had covered, in the order of Keys
+	Target  string        // the target asked
+	Keys    []string      // the keys it was asked about, in the caller's order
+	Value   A             // what Ask returned
+	Covered []string      // the keys Ask said the answer covers
+	Won     []string      // the covered keys no earlier answer had covered, in the order of Keys
+	Took    time.Duration // from the call's start to its answer
+	Hedge   bool          // the call was a hedge: asked on a tick while another call was pending
 }
 
 // Outcome is what a gather came to.
 type Outcome struct {
 	Missing []string // the keys no answer covered, sorted, never nil
 	Hedged  int      // how many times a pending key was asked of a further candidate on a tick
+	Calls   int      // calls made, hedges included
+	// HedgeCalls are the calls made on a tick, HedgesWon those of them whose answer won a key
+	// before the gather ended, HedgesRefused the calls a tick wanted that the budget refused.
+	HedgeCalls, HedgesWon, HedgesRefused int
 }
 
 // Gather collects answers for a set of keys from their candidates, asking the candidates of each
@@ -48,6 +54,7 @@ type Gather[A any] struct {
 	pending    map[string]bool     // keys no answer has covered yet
 	answers    chan Answer[A]
 	seen       func(Answer[A])
+	policy     *Policy // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
 	out        Outcome
 }
 
@@ -82,7 +89,7 @@ func (g *Gather[A]) Run(ctx context.Context, ticks <-chan time.Time, seen func(A
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // abandons the calls that lost a hedge
 	g.seen = seen
-	g.launch(ctx, g.keys)
+	g.launch(ctx, g.keys, false)
 	for len(g.pending) > 0 {
 		select {
 		case a := <-g.answers:
@@ -98,19 +105,18 @@ func (g *Gather[A]) Run(ctx context.Context, ticks <-chan time.Time, seen func(A
 }
 
 // launch asks each key's next candidate, grouped by target; a key without one left is missing
-// once nothing in flight can still cover it.
-func (g *Gather[A]) launch(ctx context.Context, keys []string) {
+// once nothing in flight can still cover it. On a hedge (hedged), a target's call needs the
+// budget's consent; its keys stay where they were when it is refused, for the next tick.
+func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 	byTarget := map[string][]string{}
 	var order []string // targets in the order their first key came, so calls start in key order
 	for _, k := range keys {
 		if g.next[k] < len(g.candidates[k]) {
 			target := g.candidates[k][g.next[k]]
-			g.next[k]++
 			if byTarget[target] == nil {
 				order = append(order, target)
 			}
 			byTarget[target] = append(byTarget[target], k)
-			g.inflight[k]++
 		} else if g.inflight[k] == 0 && g.pending[k] {
 			delete(g.pending, k)
 			g.out.Missing = append(g.out.Missing, k)
@@ -118,11 +124,58 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string) {
 	}
 	for _, target := range order {
 		group := byTarget[target]
+		if !g.allow(group, hedged) {
+			g.out.HedgesRefused++
+			continue
+		}
+		for _, k := range group {
+			g.next[k]++
+			g.inflight[k]++
+		}
+		g.out.Calls++
+		if hedged {
+			g.out.HedgeCalls++
+			g.out.Hedged += len(group)
+		}
 		go func() {
+			start := time.Now()
 			value, covered := g.ask(ctx, target, group)
-			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered}
+			took := time.Since(start)
+			if g.policy != nil && ctx.Err() == nil { // the target answered, rather than the call being abandoned
+				g.policy.answered(target, took, len(covered) > 0)
+			}
+			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
 		}()
 	}
+}
+
+// allow asks the policy for a call about keys: a hedge needs its consent, any other call adds to
+// its budget.
+func (g *Gather[A]) allow(keys []string, hedged bool) bool {
+	switch {
+	case g.policy == nil:
+		return true
+	case hedged:
+		waitingOn := make([]string, 0, len(keys)) // the targets last asked about the keys
+		for _, k := range keys {
+			waitingOn = append(waitingOn, g.candidates[k][g.next[k]-1])
+		}
+		return g.policy.allowHedge(waitingOn)
+	default:
+		g.policy.budget.call()
+		return true
+	}
+}
+
+// firstTargets are the targets the first calls go to.
+func (g *Gather[A]) firstTargets() []string {
+	var targets []string
+	for _, k := range g.keys {
+		if c := g.candidates[k]; len(c) > 0 && !slices.Contains(targets, c[0]) {
+			targets = append(targets, c[0])
+		}
+	}
+	return targets
 }
 
 // answer takes one target's answer: the keys it covers are won (unless an earlier answer covered
@@ -142,13 +195,17 @@ func (g *Gather[A]) answer(ctx context.Context, a Answer[A]) {
 			retry = append(retry, k)
 		}
 	}
+	if a.Hedge && len(a.Won) > 0 {
+		g.out.HedgesWon++
+	}
 	if g.seen != nil {
 		g.seen(a)
 	}
-	g.launch(ctx, retry)
+	g.launch(ctx, retry, false)
 }
 
-// hedge asks the next candidate of every key still pending that has one.
+// hedge asks the next candidate of every key still pending that has one, as far as the budget
+// allows.
 func (g *Gather[A]) hedge(ctx context.Context) {
 	var slow []string
 	for _, k := range g.keys {
@@ -157,8 +214,7 @@ func (g *Gather[A]) hedge(ctx context.Context) {
 		}
 	}
 	if len(slow) > 0 {
-		g.out.Hedged += len(slow)
-		g.launch(ctx, slow)
+		g.launch(ctx, slow, true)
 	}
 }
 

@@ -2,28 +2,138 @@ package hedge
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
-// Policy is when a gather asks a further candidate of a key that is still pending. It is a struct,
-// not a bare duration, because it is the one place hedging is tuned for the whole module: a hedge
-// budget (at most so many hedged calls per call) and delays derived from the latencies seen are
-// to come here, and every caller that hedges gets them.
-type Policy struct {
-	// Delay is how long a pending key waits before its next candidate is asked too, and again
-	// after every further Delay. Zero or negative never hedges: a key moves on only when an
-	// answer does not cover it.
-	Delay time.Duration
+// Settings tune a Policy. Only Max is required; the others have defaults.
+type Settings struct {
+	// Max is the longest a call waits before its key's next candidate is asked too, and again
+	// after every further delay: what a paused or cut-off target costs at most. It is also the
+	// delay for a target whose latency is not known yet. Zero or negative never hedges: a key
+	// moves on only when an answer does not cover it.
+	Max time.Duration
+	// Min is the shortest delay, however fast a target has been (default Max/10).
+	Min time.Duration
+	// Quantile of a target's recent latencies after which it is hedged (default 0.95: about one
+	// call in twenty is hedged when the targets are as fast as they were).
+	Quantile float64
+	// Ratio is the hedges allowed per call that is not a hedge (default 0.05), Floor the hedges
+	// allowed a second whatever the traffic (default 5), Burst the most saved up (default 10).
+	Ratio, Floor, Burst float64
 }
 
-// Hedge runs g with a ticker of p.Delay, stopped when Run returns; seen and the outcome are as
-// for Run. (It is a method of the gather rather than of the Policy because Go methods cannot
-// take type parameters.)
-func (g *Gather[A]) Hedge(ctx context.Context, p Policy, seen func(Answer[A])) Outcome {
-	if p.Delay <= 0 {
+// Policy is when a gather asks a further candidate of a key that is still pending, and whether it
+// may. One Policy serves every gather of a caller (a machine's searches, a search server's calls
+// to delegates): it learns each target's latency from the answers the gathers see, hedges a call
+// once it has taken longer than its target's Quantile (clamped to [Min, Max]) — "The Tail at
+// Scale" (Dean & Barroso): hedging at the 95th percentile cut the 99.9th from 1,800 to 74 ms for
+// 2 % more requests — and keeps the hedges within a budget so that they cannot amplify a load that
+// already makes every target slow.
+//
+// The budget spares one case: a call whose target has answered nothing at all for Max — paused,
+// cut off, dead — is hedged whatever the budget, since moving away from it adds no load to it,
+// and refusing would leave the key waiting for the call's timeout. A target that is merely slow
+// still answers some calls and stays within the budget. Safe for concurrent use.
+type Policy struct {
+	s      Settings
+	budget *budget
+
+	mu         sync.Mutex
+	latency    map[string]*window   // target → its recent latencies (calls that covered a key)
+	lastAnswer map[string]time.Time // target → when it last answered any call
+}
+
+// NewPolicy returns a Policy with s, its defaults filled in.
+func NewPolicy(s Settings) *Policy {
+	if s.Min <= 0 || s.Min > s.Max {
+		s.Min = s.Max / 10
+	}
+	if s.Quantile <= 0 || s.Quantile > 1 {
+		s.Quantile = 0.95
+	}
+	if s.Ratio <= 0 {
+		s.Ratio = 0.05
+	}
+	if s.Floor <= 0 {
+		s.Floor = 5
+	}
+	if s.Burst < 1 {
+		s.Burst = 10
+	}
+	return &Policy{s: s, budget: newBudget(s.Ratio, s.Floor, s.Burst),
+		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}}
+}
+
+// Delay is how long a call to target may take before it is hedged: its latencies' quantile,
+// within [Min, Max]; Max while too few calls to it have been seen.
+func (p *Policy) Delay(target string) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.latency[target]
+	if w == nil {
+		return p.s.Max
+	}
+	q, ok := w.quantile(p.s.Quantile)
+	if !ok {
+		return p.s.Max
+	}
+	return min(max(q, p.s.Min), p.s.Max)
+}
+
+// answered records that target answered a call after took; covered says whether the answer
+// covered a key (only those are latencies of the work asked: a refusal is quick).
+func (p *Policy) answered(target string, took time.Duration, covered bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastAnswer[target] = time.Now()
+	if !covered {
+		return
+	}
+	w := p.latency[target]
+	if w == nil {
+		w = &window{}
+		p.latency[target] = w
+	}
+	w.add(took)
+}
+
+// allowHedge decides a hedge away from the calls pending on waitingOn: free when every one of
+// them has answered nothing for Max (or never), else a token of the budget.
+func (p *Policy) allowHedge(waitingOn []string) bool {
+	if p.silent(waitingOn) {
+		return true
+	}
+	return p.budget.hedge()
+}
+
+// silent reports whether none of targets has answered anything for Max.
+func (p *Policy) silent(targets []string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	since := time.Now().Add(-p.s.Max)
+	for _, t := range targets {
+		if p.lastAnswer[t].After(since) {
+			return false
+		}
+	}
+	return true
+}
+
+// Hedge runs g under p: a tick when the slowest of the first targets asked has taken its Delay,
+// and again after every further such delay; every hedge needs p's consent, and every answer
+// teaches p about its target. A nil p, or one with Max ≤ 0, never hedges. seen and the outcome are as for Run. (It is a method of the gather rather than of the
+// Policy because Go methods cannot take type parameters.)
+func (g *Gather[A]) Hedge(ctx context.Context, p *Policy, seen func(Answer[A])) Outcome {
+	if p == nil || p.s.Max <= 0 {
 		return g.Run(ctx, nil, seen)
 	}
-	ticker := time.NewTicker(p.Delay)
+	g.policy = p
+	delay := p.s.Min
+	for _, target := range g.firstTargets() {
+		delay = max(delay, p.Delay(target))
+	}
+	ticker := time.NewTicker(delay)
 	defer ticker.Stop()
 	return g.Run(ctx, ticker.C, seen)
 }

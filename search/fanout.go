@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"flightalliance/hedge"
 	"flightalliance/soap"
 )
@@ -74,7 +76,14 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 	}
 	var r allianceReplies
 	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask)
-	g.Hedge(ctx, hedge.Policy{Delay: s.cfg.HedgeDelay}, r.see)
+	o := g.Hedge(ctx, s.hedge, r.see)
+	for _, c := range []struct {
+		counter *prometheus.CounterVec
+		n       int
+	}{{s.metrics.delegateCalls, o.Calls}, {s.metrics.hedgesSent, o.HedgeCalls},
+		{s.metrics.hedgesWon, o.HedgesWon}, {s.metrics.hedgesRefused, o.HedgesRefused}} {
+		c.counter.WithLabelValues(reg.Name).Add(float64(c.n))
+	}
 	return r.answer(ctx.Err())
 }
 

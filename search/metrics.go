@@ -13,6 +13,10 @@ type metrics struct {
 	fanoutSeconds  prometheus.Histogram
 	delegateErrors *prometheus.CounterVec // alliance, reason
 	alternateCalls *prometheus.CounterVec // alliance
+	// delegateCalls are the calls to delegates and alternates; hedgesSent those made because an
+	// earlier call was slow, hedgesWon those of them whose complete answer came first,
+	// hedgesRefused those the hedge budget did not allow. All by alliance.
+	delegateCalls, hedgesSent, hedgesWon, hedgesRefused *prometheus.CounterVec
 	// bookingRequests counts the answers to booking requests (reserve, get, cancel, confirm, seats).
 	bookingRequests *prometheus.CounterVec // op, code
 }
@@ -47,7 +51,15 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 			Help: "Booking requests answered, by operation (reserve, get, cancel, confirm, seats) and status code.",
 		}, []string{"op", "code"}),
 	}
+	perAlliance := func(name, help string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"alliance"})
+	}
+	m.delegateCalls = perAlliance("search_delegate_calls_total", "Calls to an alliance's delegate and alternates, hedges included.")
+	m.hedgesSent = perAlliance("search_hedges_sent_total", "Calls to an alliance's next alternate because the calls before had not answered within the hedge delay (the delegate's 95th percentile, at most --hedge-delay).")
+	m.hedgesWon = perAlliance("search_hedges_won_total", "Hedged calls whose complete answer came first.")
+	m.hedgesRefused = perAlliance("search_hedges_refused_total", "Hedged calls not made because the hedge budget (a few percent of calls) was spent.")
 	m.reg.MustRegister(
+		m.delegateCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
 		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls, m.bookingRequests,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "search_registrations",

@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"flightalliance/hedge"
 )
 
 // ErrInvalidConfig is wrapped by New's errors about its Config.
@@ -49,6 +51,7 @@ type Server struct {
 	reg     *Registry
 	clients *clientCache
 	metrics *metrics
+	hedge   *hedge.Policy // when to ask an alliance's next alternate, learnt from every delegate's latency
 	handler http.Handler
 }
 
@@ -95,6 +98,7 @@ func New(cfg Config) (*Server, error) {
 		log:     cfg.Logger,
 		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
+		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay}),
 	}
 	s.metrics = newMetrics(s.reg.Counts)
 	s.handler = s.routes()

@@ -11,12 +11,11 @@ import (
 // the sellers it answered for; a machine that failed, or no longer has a seller, leaves it out.
 type askFunc func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string)
 
-// gathered is what a gather came to: the flights of every seller some holder answered for, the
-// sellers none did (sorted, never nil), and how many sellers were hedged to a further holder.
+// gathered is what a gather came to: the flights of every seller some holder answered for, and
+// the gather's outcome (the sellers none did, sorted, never nil; its calls and hedges).
 type gathered struct {
 	fromSrc, toDst []flight.Flight
-	missing        []string
-	hedged         int
+	outcome        hedge.Outcome
 }
 
 // holderFlights is one holder's answer: the flights of the sellers it was asked about.
@@ -28,14 +27,13 @@ type holderFlights struct {
 // each seller's holders in order, as a hedge.Gather with a key per seller (see there: one call per
 // machine, the next holder at once for a seller not covered, the next holder on a hedge every
 // policy too, the first answer covering a seller wins).
-func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy hedge.Policy, ask askFunc) gathered {
+func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy *hedge.Policy, ask askFunc) gathered {
 	g := hedge.New(want, candidates, func(ctx context.Context, machine string, sellers []string) (holderFlights, []string) {
 		src, dst, covered := ask(ctx, machine, sellers)
 		return holderFlights{src, dst}, covered
 	})
 	var out gathered
-	o := g.Hedge(ctx, policy, out.take)
-	out.missing, out.hedged = o.Missing, o.Hedged
+	out.outcome = g.Hedge(ctx, policy, out.take)
 	return out
 }
 

@@ -71,12 +71,12 @@ func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
 func TestGatherFlightsGroupsSellersAndKeepsEachSellersFlights(t *testing.T) {
 	ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}})
 	cands := map[string][]string{"LY": {"m1", "m2"}, "UA": {"m1", "m2"}, "LH": {"m2"}, "AF": {}}
-	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, hedge.Policy{Delay: time.Hour}, ask)
+	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, hedge.NewPolicy(hedge.Settings{Max: time.Hour}), ask)
 	if by := answeredBy(got); by["LY"] != "m1" || by["UA"] != "m2" || by["LH"] != "m2" || len(by) != 3 {
 		t.Errorf("flights from %v; want LY from m1, UA and LH from m2", by)
 	}
-	if len(got.fromSrc) != 3 || len(got.toDst) != 3 || !slices.Equal(got.missing, []string{"AF"}) || got.hedged != 0 {
-		t.Errorf("%d departures, %d arrivals, missing %v, hedged %d", len(got.fromSrc), len(got.toDst), got.missing, got.hedged)
+	if len(got.fromSrc) != 3 || len(got.toDst) != 3 || !slices.Equal(got.outcome.Missing, []string{"AF"}) || got.outcome.Hedged != 0 {
+		t.Errorf("%d departures, %d arrivals, missing %v, hedged %d", len(got.fromSrc), len(got.toDst), got.outcome.Missing, got.outcome.Hedged)
 	}
 }
 
@@ -85,12 +85,12 @@ func TestGatherFlightsHedgesAfterTheDelay(t *testing.T) {
 		ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"LY"}}, "m1")
 		const delay = 150 * time.Millisecond
 		start := time.Now()
-		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hedge.Policy{Delay: delay}, ask)
+		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hedge.NewPolicy(hedge.Settings{Max: delay}), ask)
 		if took := time.Since(start); took != delay {
 			t.Errorf("answered after %v; the second holder must be asked after the hedge delay %v", took, delay)
 		}
-		if by := answeredBy(got); by["LY"] != "m2" || got.hedged != 1 || len(got.fromSrc) != 1 {
-			t.Errorf("LY from %q after %d hedges, %d departures; want m2's one after one hedge", by["LY"], got.hedged, len(got.fromSrc))
+		if by := answeredBy(got); by["LY"] != "m2" || got.outcome.Hedged != 1 || len(got.fromSrc) != 1 {
+			t.Errorf("LY from %q after %d hedges, %d departures; want m2's one after one hedge", by["LY"], got.outcome.Hedged, len(got.fromSrc))
 		}
 	})
 }

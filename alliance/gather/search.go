@@ -34,7 +34,7 @@ type Alliance interface {
 type Config struct {
 	Alliance      string        // the alliance's name, on every leg
 	MinConnection time.Duration // the shortest connection a trip may have
-	Hedge         hedge.Policy  // when to ask a seller's next holder
+	Hedge         *hedge.Policy // when to ask a seller's next holder, and how often it may
 	CacheSize     int           // whole answers cached; 0 disables the cache
 }
 
@@ -44,6 +44,11 @@ type Metrics struct {
 	CacheHits   prometheus.Counter
 	CacheMisses prometheus.Counter
 	Hedges      prometheus.Counter // sellers asked of a further holder on a hedge
+	HolderCalls prometheus.Counter // calls to holders, hedges included
+	HedgesSent  prometheus.Counter // hedged calls made
+	HedgesWon   prometheus.Counter // hedged calls that answered first for a seller
+	// HedgesRefused are hedged calls the policy's budget refused.
+	HedgesRefused prometheus.Counter
 }
 
 // Search answers getTrips for the whole alliance.
@@ -128,8 +133,19 @@ func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromS
 		return s.alliance.Ask(ctx, machine, q, sellers)
 	}
 	got := gatherFlights(ctx, want, candidates, s.cfg.Hedge, ask)
-	if got.hedged > 0 {
-		s.metrics.Hedges.Add(float64(got.hedged))
+	s.count(got.outcome)
+	return got.fromSrc, got.toDst, got.outcome.Missing
+}
+
+// count adds a gather's calls and hedges to the metrics.
+func (s *Search) count(o hedge.Outcome) {
+	for _, c := range []struct {
+		counter prometheus.Counter
+		n       int
+	}{{s.metrics.Hedges, o.Hedged}, {s.metrics.HolderCalls, o.Calls}, {s.metrics.HedgesSent, o.HedgeCalls},
+		{s.metrics.HedgesWon, o.HedgesWon}, {s.metrics.HedgesRefused, o.HedgesRefused}} {
+		if c.counter != nil && c.n > 0 {
+			c.counter.Add(float64(c.n))
+		}
 	}
-	return got.fromSrc, got.toDst, got.missing
 }
