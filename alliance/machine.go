@@ -105,7 +105,8 @@ func New(cfg Config) (*Machine, error) {
 		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter}), CacheSize: cfg.CacheSize}, searchAlliance{m}, m.seats,
 		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
 			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges, HolderCalls: m.metrics.holderCalls,
-			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused})
+			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused,
+			SharedComputations: m.metrics.sharedSearch})
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ type metrics struct {
 	hedgesSent    prometheus.Counter
 	hedgesWon     prometheus.Counter
 	hedgesRefused prometheus.Counter
+	sharedSearch  prometheus.Counter
 	registrations prometheus.Counter
 	delegate      prometheus.Gauge
 	primaries     prometheus.Gauge
@@ -68,6 +69,8 @@ func newMetrics() *metrics {
 			Help: "Hedged holder calls whose answer came first for at least one seller."}),
 		hedgesRefused: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedges_refused_total",
 			Help: "Hedged holder calls not made because the hedge budget was spent (a few percent of calls)."}),
+		sharedSearch: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "shared_searches_total",
+			Help: "getTrips answers that waited for the computation another call had started for the same query, instead of gathering again."}),
 		registrations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "registrations_total",
 			Help: "Successful registrations with search servers."}),
 		delegate: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "delegate",
@@ -87,7 +90,7 @@ func newMetrics() *metrics {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch,
 		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

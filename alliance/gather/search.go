@@ -3,10 +3,10 @@ package gather
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
@@ -49,6 +49,16 @@ type Metrics struct {
 	HedgesWon   prometheus.Counter // hedged calls that answered first for a seller
 	// HedgesRefused are hedged calls the policy's budget refused.
 	HedgesRefused prometheus.Counter
+	// SharedComputations are getTrips answers that waited for a computation another call had
+	// started for the same query instead of computing it again.
+	SharedComputations prometheus.Counter
+}
+
+// shared counts an answer that shared another call's computation.
+func (m Metrics) shared() {
+	if m.SharedComputations != nil {
+		m.SharedComputations.Inc()
+	}
 }
 
 // Search answers getTrips for the whole alliance.
@@ -57,6 +67,7 @@ type Search struct {
 	alliance Alliance
 	seats    *ledger.Seats
 	cache    *answerCache
+	once     singleflight.Group // concurrent computations of one query, shared (computeOnce)
 	metrics  Metrics
 }
 
@@ -95,16 +106,11 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		if s.cache.enabled() {
 			s.metrics.CacheMisses.Inc()
 		}
-		want := s.alliance.Sellers()
-		if len(q.Sellers) > 0 {
-			want = slices.DeleteFunc(want, func(sel string) bool { return !slices.Contains(q.Sellers, sel) })
+		c, err := s.computeOnce(ctx, q, key, gen)
+		if err != nil {
+			return nil, err
 		}
-		var fromSrc, toDst []flight.Flight
-		fromSrc, toDst, missing = s.gather(ctx, q, want)
-		list = newTripList(trip.Build(q, fromSrc, toDst))
-		if len(missing) == 0 {
-			s.cache.add(key, list, gen)
-		}
+		list, missing = c.list, c.missing
 	}
 	page, total := list.page(ctl, s.cfg.Alliance, s.cache.enabled() && len(missing) == 0)
 	resp := &soap.GetTripsResponse{

@@ -1,0 +1,48 @@
+package gather
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"flightalliance/alliance/trip"
+	"flightalliance/soap"
+)
+
+// computed is one query's trips, as one computation found them, and the sellers it lacked.
+type computed struct {
+	list    *tripList
+	missing []string
+}
+
+// computeOnce gives the trips of q, computing them once for every concurrent caller with the same
+// query and cache generation: under load many clients ask the same cold query at once, and each
+// computation is a gather from every holder, a join and a sort. The computation is the first
+// caller's, detached from its cancellation (a client that leaves does not fail the others
+// waiting; every holder call has its own timeout, so it ends), and a complete result is cached.
+// A caller whose ctx ends first gets a Server fault; the computation goes on for the others. A
+// purge starts a new generation, so a computation begun before it is neither joined nor cached
+// after it.
+func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64) (computed, error) {
+	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (any, error) {
+		want := s.alliance.Sellers()
+		if len(q.Sellers) > 0 {
+			want = slices.DeleteFunc(want, func(sel string) bool { return !slices.Contains(q.Sellers, sel) })
+		}
+		fromSrc, toDst, missing := s.gather(context.WithoutCancel(ctx), q, want)
+		c := computed{list: newTripList(trip.Build(q, fromSrc, toDst)), missing: missing}
+		if len(missing) == 0 {
+			s.cache.add(key, c.list, gen)
+		}
+		return c, nil
+	})
+	select {
+	case r := <-ch:
+		if r.Shared {
+			s.metrics.shared()
+		}
+		return r.Val.(computed), nil
+	case <-ctx.Done():
+		return computed{}, soap.ServerFault("gave up waiting for the trips: %v", ctx.Err())
+	}
+}
