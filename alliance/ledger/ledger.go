@@ -3,12 +3,11 @@ package ledger
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"flightalliance/alliance/booking"
@@ -19,11 +18,46 @@ import (
 // "Bookings"). Every change is one transaction that succeeds only if what it read is unchanged —
 // the idempotency record still absent, every counter at the revision read — so nothing is locked,
 // a lost race is re-read and retried, and an ambiguous outcome (a timeout, a leader change) is
-// settled by running the same request again: it finds its idempotency record.
+// settled by running the same request again: it finds its idempotency record. What a change
+// reads first is served by this machine's own member, without a round trip (attempt.go).
 type Ledger struct {
-	keys keys
-	cli  func() *clientv3.Client // the client of this machine's current etcd member
-	now  func() time.Time
+	keys  keys
+	cli   func() *clientv3.Client // the client of this machine's current etcd member
+	now   func() time.Time
+	calls calls
+}
+
+// Calls counts a ledger's etcd calls by kind: what its operations cost in round trips. A
+// serializable read costs none (this machine's member answers); a linearizable read costs one to
+// the etcd leader and one from it to a quorum; so does a write.
+type Calls struct {
+	Serializable, Linearizable, Writes int64
+}
+
+// calls are the counters behind Calls.
+type calls struct{ serializable, linearizable, writes atomic.Int64 }
+
+// Calls counts the etcd calls the ledger made since it was made.
+func (l *Ledger) Calls() Calls {
+	return Calls{Serializable: l.calls.serializable.Load(), Linearizable: l.calls.linearizable.Load(),
+		Writes: l.calls.writes.Load()}
+}
+
+// readOpts are the options of a read, counting it: served by this machine's member unless
+// linearizable.
+func (l *Ledger) readOpts(linearizable bool) []clientv3.OpOption {
+	if linearizable {
+		l.calls.linearizable.Add(1)
+		return nil
+	}
+	l.calls.serializable.Add(1)
+	return []clientv3.OpOption{clientv3.WithSerializable()}
+}
+
+// write commits a transaction that changes the ledger: puts if every compare holds.
+func (l *Ledger) write(ctx context.Context, cmps []clientv3.Cmp, puts []clientv3.Op) (*clientv3.TxnResponse, error) {
+	l.calls.writes.Add(1)
+	return l.cli().Txn(ctx).If(cmps...).Then(puts...).Commit()
 }
 
 // New returns the ledger of alliance over the etcd client cli gives (the client of this
@@ -36,50 +70,6 @@ func New(alliance string, cli func() *clientv3.Client, now func() time.Time) *Le
 // Now is the ledger's clock: holds expire and bookings are dated by it.
 func (l *Ledger) Now() time.Time { return l.now() }
 
-// definite reports whether a failed etcd call certainly changed nothing: the member had no
-// leader (the request was refused before any proposal) or refused it outright.
-func definite(err error) bool {
-	return errors.Is(err, rpctypes.ErrNoLeader) || errors.Is(err, rpctypes.ErrNoSpace) ||
-		errors.Is(err, rpctypes.ErrTooManyRequests) || errors.Is(err, rpctypes.ErrGRPCNoLeader)
-}
-
-// attempt runs step until it reports done, retrying lost races and failed etcd calls with a short
-// backoff until ctx ends. step returns retry=true for a lost race (re-read and try again) and an
-// error for a failed call; wrote says whether the failed call was a write.
-func (l *Ledger) attempt(ctx context.Context, step func(ctx context.Context) (retry, wrote bool, err error)) error {
-	unknown := false
-	var last error
-	for n := 0; ; n++ {
-		retry, wrote, err := step(clientv3.WithRequireLeader(ctx))
-		switch {
-		case err == nil && !retry:
-			return nil
-		case err != nil:
-			var keep *OutcomeError
-			if errors.As(err, &keep) || errors.Is(err, ErrNoBooking) || errors.Is(err, ErrKeyReused) {
-				return err
-			}
-			var conflict *booking.ConflictError
-			if errors.As(err, &conflict) {
-				return err
-			}
-			if wrote && !definite(err) {
-				unknown = true
-			}
-			last = err
-		}
-		backoff := min(time.Duration(1<<min(n, 5))*10*time.Millisecond, 200*time.Millisecond)
-		select {
-		case <-ctx.Done():
-			if last == nil {
-				last = ctx.Err()
-			}
-			return &OutcomeError{Unknown: unknown, Err: last}
-		case <-time.After(backoff):
-		}
-	}
-}
-
 // snapshot is what read saw at one revision.
 type snapshot struct {
 	idem       *booking.Idempotency
@@ -87,15 +77,17 @@ type snapshot struct {
 	counterRev map[flight.Key]int64
 }
 
-// read reads, in one snapshot (a read-only transaction), the idempotency record of keyHash (if
-// keyHash is not empty) and the booked-seat counters of flights with their revisions.
-func (l *Ledger) read(ctx context.Context, keyHash string, flights []flight.Key) (snapshot, error) {
+// read reads, in one snapshot (a read-only transaction, linearizable or not), the idempotency
+// record of keyHash (if keyHash is not empty) and the booked-seat counters of flights with their
+// revisions.
+func (l *Ledger) read(ctx context.Context, linearizable bool, keyHash string, flights []flight.Key) (snapshot, error) {
+	opts := l.readOpts(linearizable)
 	var ops []clientv3.Op
 	if keyHash != "" {
-		ops = append(ops, clientv3.OpGet(l.keys.idempotency(keyHash)))
+		ops = append(ops, clientv3.OpGet(l.keys.idempotency(keyHash), opts...))
 	}
 	for _, k := range flights {
-		ops = append(ops, clientv3.OpGet(l.keys.seat(k.Seller, k.Number)))
+		ops = append(ops, clientv3.OpGet(l.keys.seat(k.Seller, k.Number), opts...))
 	}
 	resp, err := l.cli().Txn(ctx).Then(ops...).Commit()
 	if err != nil {
@@ -126,7 +118,8 @@ func (l *Ledger) read(ctx context.Context, keyHash string, flights []flight.Key)
 }
 
 // counterOps are the compares (each counter still at the revision read) and the writes (the new
-// counts) of a change of counters.
+// counts) of a change of counters. A counter that was absent is compared with revision 0, which
+// etcd gives an absent key: the compare fails if it was created since.
 func (l *Ledger) counterOps(s snapshot, next booking.Counts) (cmps []clientv3.Cmp, puts []clientv3.Op) {
 	for k, n := range next {
 		key := l.keys.seat(k.Seller, k.Number)

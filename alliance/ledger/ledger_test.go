@@ -46,6 +46,11 @@ func testFlight(number string, seats int, dep time.Time, src, dst string) flight
 		Arrival: dep.Add(2 * time.Hour), Price: 10000, Seats: seats}
 }
 
+// given finds a reservation's flights as the alliance's data has them: legs.
+func given(legs ...flight.Flight) func(context.Context) ([]flight.Flight, error) {
+	return func(context.Context) ([]flight.Flight, error) { return legs, nil }
+}
+
 func ctxFor(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -72,7 +77,7 @@ func TestLedgerNeverOversells(t *testing.T) {
 	for i := range 12 {
 		wg.Go(func() {
 			req := booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 1, Key: fmt.Sprint("k", i)}
-			_, _, created, err := l.reserve(ctxFor(t), req, []flight.Flight{f})
+			_, _, created, err := l.reserve(ctxFor(t), req, given(f))
 			var conflict *booking.ConflictError
 			mu.Lock()
 			defer mu.Unlock()
@@ -102,10 +107,10 @@ func TestLedgerBothOrNeither(t *testing.T) {
 	dep := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
 	ly, ua := testFlight("LY001", 5, dep, "TLV", "FRA"), testFlight("UA123", 1, dep.Add(3*time.Hour), "FRA", "JFK")
 	ctx := ctxFor(t)
-	if _, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "racer"}, []flight.Flight{ua}); err != nil {
+	if _, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "racer"}, given(ua)); err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "trip"}, []flight.Flight{ly, ua})
+	_, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}, Seats: 1, Key: "trip"}, given(ly, ua))
 	var conflict *booking.ConflictError
 	if !errors.As(err, &conflict) {
 		t.Fatalf("connection over a full leg: %v, want a conflict", err)
@@ -122,17 +127,17 @@ func TestLedgerIdempotent(t *testing.T) {
 	f := testFlight("LY001", 10, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), "TLV", "FRA")
 	req := booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 2, Key: "same"}
 	ctx := ctxFor(t)
-	first, _, created, err := l.reserve(ctx, req, []flight.Flight{f})
+	first, _, created, err := l.reserve(ctx, req, given(f))
 	if err != nil || !created {
 		t.Fatal(created, err)
 	}
-	again, _, created, err := l.reserve(ctx, req, []flight.Flight{f})
+	again, _, created, err := l.reserve(ctx, req, given(f))
 	if err != nil || created || again.ID != first.ID {
 		t.Fatalf("retry: %s created=%v err=%v; first %s", again.ID, created, err, first.ID)
 	}
 	other := req
 	other.Seats = 3
-	if _, _, _, err := l.reserve(ctx, other, []flight.Flight{f}); !errors.Is(err, ErrKeyReused) {
+	if _, _, _, err := l.reserve(ctx, other, given(f)); !errors.Is(err, ErrKeyReused) {
 		t.Errorf("same key, other request: %v", err)
 	}
 	if n := l.mustBooked(t, f); n != 2 {
@@ -149,7 +154,7 @@ func TestLedgerCancelConfirmExpire(t *testing.T) {
 	f := testFlight("LY001", 10, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), "TLV", "FRA")
 	ctx := ctxFor(t)
 	reserve := func(key string, hold time.Duration) booking.Record {
-		r, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 2, Key: key, Hold: hold}, []flight.Flight{f})
+		r, _, _, err := l.reserve(ctx, booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: "LY", Flight: "LY001"}}, Seats: 2, Key: key, Hold: hold}, given(f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -12,60 +14,83 @@ import (
 	"flightalliance/alliance/flight"
 )
 
-// reserve books req on legs (the flights as the alliance's data has them, in the request's
-// order): every seat of every leg in one transaction, or nothing. created is false when the key
-// had made this booking before; booked is the legs' counters as the booking left them (nil then).
-// Errors: ErrKeyReused, *booking.ConflictError, *OutcomeError.
-func (l *Ledger) reserve(ctx context.Context, req booking.Request, legs []flight.Flight) (rec booking.Record, booked booking.Counts, created bool, err error) {
+// reserve books req on the flights find returns (the flights of req's legs as the alliance's
+// data has them, in the request's order, or the error to answer): every seat of every leg in one
+// transaction, or nothing. find runs while the first read is under way; that read is served by
+// this machine's member, so a reservation costs a round trip to etcd only for its write (and
+// for decisions that write nothing, which are read again linearizably). created is false when
+// the key had made this booking before; booked is the legs' counters as the booking left them
+// (nil then). Errors: find's, ErrKeyReused, *booking.ConflictError, *OutcomeError.
+func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(context.Context) ([]flight.Flight, error)) (rec booking.Record, booked booking.Counts, created bool, err error) {
 	keyHash := booking.KeyHash(req.Key)
 	fingerprint := req.Fingerprint()
-	flights := make([]flight.Key, len(legs))
-	for i, f := range legs {
-		flights[i] = f.Key()
+	flights := make([]flight.Key, len(req.Legs))
+	for i, leg := range req.Legs {
+		flights[i] = flight.Key{Seller: leg.Seller, Number: leg.Flight}
 	}
-	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		s, err := l.read(ctx, keyHash, flights)
+	var ahead snapshot
+	var aheadErr error
+	var reading sync.WaitGroup
+	reading.Go(func() { ahead, aheadErr = l.read(clientv3.WithRequireLeader(ctx), false, keyHash, flights) })
+	legs, err := find(ctx)
+	reading.Wait()
+	if err != nil {
+		return rec, nil, false, err
+	}
+	first := true
+	if found := flightKeys(legs); !slices.Equal(found, flights) {
+		flights, first = found, false // not the counters read ahead: read them
+	}
+	err = l.attempt(ctx, false, func(ctx context.Context, linearizable bool) (result, error) {
+		s, err := ahead, aheadErr
+		if !first || linearizable {
+			s, err = l.read(ctx, linearizable, keyHash, flights)
+		}
+		first = false
 		if err != nil {
-			return false, false, err
+			return failedRead, err
 		}
 		if s.idem != nil {
 			if s.idem.Fingerprint != fingerprint {
-				return false, false, ErrKeyReused
+				return unwritten, ErrKeyReused
 			}
-			r, _, err := l.get(ctx, s.idem.BookingID)
+			r, _, err := l.get(ctx, linearizable, s.idem.BookingID)
+			if err != nil {
+				return readFailure(err), err
+			}
 			rec = r
-			return false, false, err
+			return unwritten, nil
 		}
 		next, err := booking.Decide(legs, s.booked, req.Seats)
 		if err != nil {
-			return false, false, err
+			return unwritten, err
 		}
-		rec = booking.New(booking.NewID(req.Alliance), req, legs, l.now())
+		r := booking.New(booking.NewID(req.Alliance), req, legs, l.now())
 		idemKey := l.keys.idempotency(keyHash)
 		cmps, puts := l.counterOps(s, next)
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(idemKey), "=", 0))
 		puts = append(puts,
-			clientv3.OpPut(l.keys.booking(rec.ID), mustJSON(rec)),
-			clientv3.OpPut(idemKey, mustJSON(booking.Idempotency{BookingID: rec.ID, Fingerprint: fingerprint})))
-		if rec.Status == booking.Held {
-			puts = append(puts, clientv3.OpPut(l.keys.hold(rec.ID), rec.ExpiresAt.Format(time.RFC3339Nano)))
+			clientv3.OpPut(l.keys.booking(r.ID), mustJSON(r)),
+			clientv3.OpPut(idemKey, mustJSON(booking.Idempotency{BookingID: r.ID, Fingerprint: fingerprint})))
+		if r.Status == booking.Held {
+			puts = append(puts, clientv3.OpPut(l.keys.hold(r.ID), r.ExpiresAt.Format(time.RFC3339Nano)))
 		}
-		resp, err := l.cli().Txn(ctx).If(cmps...).Then(puts...).Commit()
+		resp, err := l.write(ctx, cmps, puts)
 		if err != nil {
-			return false, true, err
+			return failedWrite, err
 		}
-		created = resp.Succeeded
-		if created {
-			booked = next
+		if !resp.Succeeded {
+			return lostRace, nil // read again: the key may be there now
 		}
-		return !resp.Succeeded, false, nil // lost a race: read again (the key may be there now)
+		rec, booked, created = r, next, true
+		return committed, nil
 	})
 	return rec, booked, created, err
 }
 
-// get reads a booking (a linearizable read) and its record's revision.
-func (l *Ledger) get(ctx context.Context, id string) (booking.Record, int64, error) {
-	resp, err := l.cli().Get(ctx, l.keys.booking(id))
+// get reads a booking (linearizably or not) and its record's revision.
+func (l *Ledger) get(ctx context.Context, linearizable bool, id string) (booking.Record, int64, error) {
+	resp, err := l.cli().Get(ctx, l.keys.booking(id), l.readOpts(linearizable)...)
 	if err != nil {
 		return booking.Record{}, 0, err
 	}
@@ -79,30 +104,29 @@ func (l *Ledger) get(ctx context.Context, id string) (booking.Record, int64, err
 	return r, resp.Kvs[0].ModRevision, nil
 }
 
-// lookup reads a booking, retrying failed reads until ctx ends.
+// lookup reads a booking (a linearizable read), retrying failed reads until ctx ends.
 func (l *Ledger) lookup(ctx context.Context, id string) (rec booking.Record, err error) {
-	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		r, _, err := l.get(ctx, id)
+	err = l.attempt(ctx, true, func(ctx context.Context, linearizable bool) (result, error) {
+		r, _, err := l.get(ctx, linearizable, id)
+		if err != nil {
+			return readFailure(err), err
+		}
 		rec = r
-		return false, false, err
+		return unwritten, nil
 	})
 	return rec, err
 }
 
 // end changes a booking's state as decide says, in one transaction guarded by the record's
-// revision and its counters' revisions: cancel, confirm, or expire a hold. It returns the
-// booking as it is afterwards, and decide's error (a refusal) if it gave one.
+// revision and, when seats go back, its counters' revisions: cancel, confirm, or expire a hold.
+// It returns the booking as it is afterwards, and decide's error (a refusal) if it gave one.
+// The record and counters are first read from this machine's member; a decision that writes
+// nothing (keep, refuse, no such booking) is made again from linearizable reads.
 func (l *Ledger) end(ctx context.Context, id string, decide func(booking.Record) (booking.Ending, string, error)) (rec booking.Record, refusal error) {
-	err := l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		r, recRev, err := l.get(ctx, id)
+	err := l.attempt(ctx, false, func(ctx context.Context, linearizable bool) (result, error) {
+		r, recRev, err := l.get(ctx, linearizable, id)
 		if err != nil {
-			return false, false, err
-		}
-		// The counters are read after the record; the transaction's compares on both settle
-		// whether anything changed in between.
-		s, err := l.read(ctx, "", legKeys(r))
-		if err != nil {
-			return false, false, err
+			return readFailure(err), err
 		}
 		ending, status, why := decide(r)
 		rec, refusal = r, why
@@ -111,23 +135,30 @@ func (l *Ledger) end(ctx context.Context, id string, decide func(booking.Record)
 		var puts []clientv3.Op
 		switch ending {
 		case booking.Keep, booking.Refuse:
-			return false, false, nil
+			return unwritten, nil
 		case booking.Confirm:
 			r.Status, r.ChangedAt = booking.Confirmed, l.now().UTC()
 		case booking.Free, booking.ExpireNow:
+			// The counters are read after the record; the compares on both settle whether
+			// anything changed in between.
+			s, err := l.read(ctx, linearizable, "", legKeys(r))
+			if err != nil {
+				return failedRead, err
+			}
 			c, p := l.counterOps(s, booking.Release(r, s.booked))
 			cmps, puts = append(cmps, c...), p
 			r.Status, r.ChangedAt = status, l.now().UTC()
 		}
 		puts = append(puts, clientv3.OpPut(recKey, mustJSON(r)), clientv3.OpDelete(l.keys.hold(id)))
-		resp, err := l.cli().Txn(ctx).If(cmps...).Then(puts...).Commit()
+		resp, err := l.write(ctx, cmps, puts)
 		if err != nil {
-			return false, true, err
+			return failedWrite, err
 		}
-		if resp.Succeeded {
-			rec = r
+		if !resp.Succeeded {
+			return lostRace, nil
 		}
-		return !resp.Succeeded, false, nil
+		rec = r
+		return committed, nil
 	})
 	if err != nil {
 		return booking.Record{}, err
@@ -137,10 +168,21 @@ func (l *Ledger) end(ctx context.Context, id string, decide func(booking.Record)
 
 // booked reads the seats booked on one flight (a linearizable read).
 func (l *Ledger) booked(ctx context.Context, k flight.Key) (n int, err error) {
-	err = l.attempt(ctx, func(ctx context.Context) (bool, bool, error) {
-		s, err := l.read(ctx, "", []flight.Key{k})
+	err = l.attempt(ctx, true, func(ctx context.Context, linearizable bool) (result, error) {
+		s, err := l.read(ctx, linearizable, "", []flight.Key{k})
+		if err != nil {
+			return failedRead, err
+		}
 		n = s.booked[k]
-		return false, false, err
+		return unwritten, nil
 	})
 	return n, err
+}
+
+func flightKeys(legs []flight.Flight) []flight.Key {
+	keys := make([]flight.Key, len(legs))
+	for i, f := range legs {
+		keys[i] = f.Key()
+	}
+	return keys
 }

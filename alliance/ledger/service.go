@@ -63,14 +63,14 @@ func (s *Service) Reserve(ctx context.Context, r booking.Request) (Reserved, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, Budget)
 	defer cancel()
-	legs, err := s.legFlights(ctx, r.Legs)
-	if err != nil {
-		return Reserved{}, err
-	}
-	if err := booking.CheckTrip(legs, s.minConnection); err != nil {
-		return Reserved{}, err
-	}
-	rec, booked, created, err := s.ledger.reserve(ctx, r, legs)
+	// The ledger looks the flights up while its first read is under way.
+	rec, booked, created, err := s.ledger.reserve(ctx, r, func(ctx context.Context) ([]flight.Flight, error) {
+		legs, err := s.legFlights(ctx, r.Legs)
+		if err != nil {
+			return nil, err
+		}
+		return legs, booking.CheckTrip(legs, s.minConnection)
+	})
 	return Reserved{Record: rec, Booked: booked, Created: created}, err
 }
 

@@ -122,6 +122,7 @@ func (l *Ledger) expireHold(ctx context.Context, id string, log *slog.Logger, on
 	case errors.Is(err, ErrNoBooking):
 		// A hold entry without its booking cannot come from the ledger (both are written in one
 		// transaction); drop it rather than try it forever.
+		l.calls.writes.Add(1)
 		if _, err := l.cli().Delete(ctx, l.keys.hold(id)); err != nil {
 			log.Warn("dropping an orphan hold entry failed", "booking", id, "err", err)
 		}
