@@ -11,19 +11,25 @@ import (
 )
 
 // bookingFlights finds the flights a booking names for the booking service (ledger.FlightFinder):
-// from this machine's copy of a seller, else from the seller's holders in turn.
+// from this machine's copy of a seller without any call, else from the seller's holders in turn,
+// all of a seller's numbers in one call.
 type bookingFlights struct{ m *Machine }
 
 // Sellers are the sellers the alliance knows.
 func (b bookingFlights) Sellers() []string { return b.m.knownSellers() }
 
-// Flight looks one flight up: found is false when a holder of the seller answered without it;
-// unavailable when no holder answered.
-func (b bookingFlights) Flight(ctx context.Context, seller, number string) (f flight.Flight, found bool, err error) {
+// Flights looks flights of one seller up by number: a number the seller does not have is left
+// out; unavailable when no holder answered.
+func (b bookingFlights) Flights(ctx context.Context, seller string, numbers []string) (map[string]flight.Flight, error) {
 	m := b.m
+	found := map[string]flight.Flight{}
 	if sel, ok := m.store.seller(seller); ok {
-		f, found = sel.Flight(number)
-		return f, found, nil
+		for _, n := range numbers {
+			if f, ok := sel.Flight(n); ok {
+				found[n] = f
+			}
+		}
+		return found, nil
 	}
 	for _, machine := range m.view.candidates(seller) {
 		base, ok := m.view.url(machine)
@@ -31,7 +37,7 @@ func (b bookingFlights) Flight(ctx context.Context, seller, number string) (f fl
 			continue
 		}
 		callCtx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
-		resp, err := m.clients.get(base).GetFlights(callCtx, seller, []string{number})
+		resp, err := m.clients.get(base).GetFlights(callCtx, seller, numbers)
 		cancel()
 		if err != nil {
 			m.log.Warn("holder did not answer a flight lookup; asking the next holder", "holder", machine, "seller", seller, "err", err)
@@ -41,16 +47,17 @@ func (b bookingFlights) Flight(ctx context.Context, seller, number string) (f fl
 			continue // it gave the seller up meanwhile
 		}
 		for _, w := range resp.Flights {
-			if w.Seller == seller && w.Flight == number {
-				f, err := wire.Parse(w)
-				if err != nil {
-					return flight.Flight{}, false, fmt.Errorf("holder %s sent a malformed flight: %w", machine, err)
-				}
-				return f, true, nil
+			if w.Seller != seller || !slices.Contains(numbers, w.Flight) {
+				continue
 			}
+			f, err := wire.Parse(w)
+			if err != nil {
+				return nil, fmt.Errorf("holder %s sent a malformed flight: %w", machine, err)
+			}
+			found[w.Flight] = f
 		}
-		return flight.Flight{}, false, nil
+		return found, nil
 	}
-	return flight.Flight{}, false, &ledger.RefusedError{Reason: ledger.Unavailable,
+	return nil, &ledger.RefusedError{Reason: ledger.Unavailable,
 		Msg: fmt.Sprintf("no machine holding seller %s answered: nothing was booked; retry with the same key", seller)}
 }

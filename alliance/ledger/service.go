@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"flightalliance/alliance/booking"
@@ -19,10 +20,10 @@ const Budget = 2500 * time.Millisecond
 type FlightFinder interface {
 	// Sellers are the sellers the alliance knows.
 	Sellers() []string
-	// Flight looks one flight of a known seller up, as the alliance's data has it: found is
-	// false when a holder of the seller answered without it; an error (a *RefusedError,
-	// Unavailable) when no holder answered.
-	Flight(ctx context.Context, seller, number string) (f flight.Flight, found bool, err error)
+	// Flights looks flights of one known seller up by number, as the alliance's data has them,
+	// with at most one call to each holder it asks: a number the seller does not have is left
+	// out; an error (a *RefusedError, Unavailable) when no holder answered.
+	Flights(ctx context.Context, seller string, numbers []string) (map[string]flight.Flight, error)
 }
 
 // Service is the booking API of one machine of an alliance: it checks a request, finds its
@@ -138,19 +139,42 @@ func (s *Service) Seats(ctx context.Context, seller, number string) (SeatCount, 
 	return SeatCount{Capacity: legs[0].Seats, Booked: n, Left: booking.Left(legs[0], n)}, nil
 }
 
-// legFlights finds the flights a reservation names, in its order. A seller the alliance does
-// not know, or a flight its seller does not have, is refused as not found, naming it.
+// legFlights finds the flights a reservation names, in its order: one lookup per seller, all at
+// once, so that a connection of two sellers held elsewhere waits for one round trip, not two. A
+// seller the alliance does not know, or a flight its seller does not have, is refused as not
+// found, naming it; when several legs fail, the first one's error is told.
 func (s *Service) legFlights(ctx context.Context, legs []booking.LegRef) ([]flight.Flight, error) {
-	out := make([]flight.Flight, len(legs))
 	known := s.flights.Sellers()
+	var sellers []string
+	numbers := map[string][]string{}
 	for i, l := range legs {
 		if !slices.Contains(known, l.Seller) {
 			return nil, refuse(NotFound, "legs[%d].seller: %s is not a seller of alliance %s", i, l.Seller, s.alliance)
 		}
-		f, found, err := s.flights.Flight(ctx, l.Seller, l.Flight)
-		if err != nil {
-			return nil, err
+		if _, ok := numbers[l.Seller]; !ok {
+			sellers = append(sellers, l.Seller)
 		}
+		numbers[l.Seller] = append(numbers[l.Seller], l.Flight)
+	}
+	type answer struct {
+		flights map[string]flight.Flight
+		err     error
+	}
+	answers := make([]answer, len(sellers))
+	var asking sync.WaitGroup
+	for i, seller := range sellers {
+		asking.Go(func() {
+			answers[i].flights, answers[i].err = s.flights.Flights(ctx, seller, numbers[seller])
+		})
+	}
+	asking.Wait()
+	out := make([]flight.Flight, len(legs))
+	for i, l := range legs {
+		a := answers[slices.Index(sellers, l.Seller)]
+		if a.err != nil {
+			return nil, a.err
+		}
+		f, found := a.flights[l.Flight]
 		if !found {
 			return nil, refuse(NotFound, "legs[%d].flight: seller %s has no flight %s", i, l.Seller, l.Flight)
 		}

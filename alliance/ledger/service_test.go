@@ -3,7 +3,9 @@ package ledger
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,12 +22,17 @@ type fakeFlights struct {
 
 func (f fakeFlights) Sellers() []string { return []string{"LY", "UA"} }
 
-func (f fakeFlights) Flight(_ context.Context, seller, number string) (flight.Flight, bool, error) {
+func (f fakeFlights) Flights(_ context.Context, seller string, numbers []string) (map[string]flight.Flight, error) {
 	if f.silent[seller] {
-		return flight.Flight{}, false, refuse(Unavailable, "no machine holding seller %s answered", seller)
+		return nil, refuse(Unavailable, "no machine holding seller %s answered", seller)
 	}
-	fl, ok := f.flights[flight.Key{Seller: seller, Number: number}]
-	return fl, ok, nil
+	found := map[string]flight.Flight{}
+	for _, n := range numbers {
+		if fl, ok := f.flights[flight.Key{Seller: seller, Number: n}]; ok {
+			found[n] = fl
+		}
+	}
+	return found, nil
 }
 
 // TestServiceRefusesNamingTheField: every refusal happens before the ledger is touched, says
@@ -98,5 +105,59 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	}
 	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n.Left != 5 {
 		t.Errorf("after cancelling: %+v %v", n, err)
+	}
+}
+
+// meetingFlights is the alliance's data behind holders that answer only once want lookups are
+// under way at the same time — lookups made one after the other wait for their deadline and fail
+// — and that note each lookup: "<seller> <numbers>".
+type meetingFlights struct {
+	fakeFlights
+	want  int
+	mu    sync.Mutex
+	asked []string
+	met   chan struct{}
+}
+
+func (m *meetingFlights) Flights(ctx context.Context, seller string, numbers []string) (map[string]flight.Flight, error) {
+	m.mu.Lock()
+	m.asked = append(m.asked, seller+" "+strings.Join(numbers, ","))
+	if len(m.asked) == m.want {
+		close(m.met)
+	}
+	m.mu.Unlock()
+	select {
+	case <-m.met:
+		return m.fakeFlights.Flights(ctx, seller, numbers)
+	case <-ctx.Done():
+		return nil, refuse(Unavailable, "the lookups of seller %s and the others did not meet", seller)
+	}
+}
+
+// TestServiceAsksEachSellerOnceAtOnce: a connection of two sellers asks both at the same time,
+// and a connection of one seller asks it once for both flights.
+func TestServiceAsksEachSellerOnceAtOnce(t *testing.T) {
+	l := testLedger(t)
+	dep := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	ly1, ly2 := testFlight("LY001", 5, dep, "TLV", "FRA"), testFlight("LY002", 5, dep.Add(3*time.Hour), "FRA", "JFK")
+	ua := testFlight("UA123", 5, dep.Add(3*time.Hour), "FRA", "JFK")
+	data := fakeFlights{flights: map[flight.Key]flight.Flight{ly1.Key(): ly1, ly2.Key(): ly2, ua.Key(): ua}}
+	for _, c := range []struct {
+		name  string
+		legs  []booking.LegRef
+		asked []string
+	}{
+		{"two sellers", []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "UA", Flight: "UA123"}}, []string{"LY LY001", "UA UA123"}},
+		{"one seller", []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "LY", Flight: "LY002"}}, []string{"LY LY001,LY002"}},
+	} {
+		flights := &meetingFlights{fakeFlights: data, want: len(c.asked), met: make(chan struct{})}
+		s := NewService(l, "star", time.Hour, flights, func() bool { return true })
+		res, err := s.Reserve(ctxFor(t), booking.Request{Alliance: "star", Legs: c.legs, Seats: 1, Key: c.name})
+		if err != nil || !res.Created {
+			t.Fatalf("%s: %+v %v", c.name, res, err)
+		}
+		if slices.Sort(flights.asked); !slices.Equal(flights.asked, c.asked) {
+			t.Errorf("%s: asked %q, want %q", c.name, flights.asked, c.asked)
+		}
 	}
 }
