@@ -40,7 +40,7 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 			continue
 		}
 		wg.Go(func() {
-			resp, err := s.askAlliance(ctx, reg, req)
+			resp, err := s.askOnce(ctx, reg, req)
 			out[i] = DelegateAnswer{Alliance: reg.Name, Resp: resp, Err: err}
 		})
 	}

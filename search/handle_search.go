@@ -27,6 +27,13 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
 		return
 	}
+	release, ok := s.admit.enter(r.Context())
+	if !ok {
+		s.metrics.refused.Inc()
+		s.admit.refuse(w)
+		return
+	}
+	defer release()
 	answers := s.fanOut(r.Context(), q, regs)
 	m := merge(q, answers)
 	for i, st := range m.ans.Alliances {

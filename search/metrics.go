@@ -17,6 +17,11 @@ type metrics struct {
 	// earlier call was slow, hedgesWon those of them whose complete answer came first,
 	// hedgesRefused those the hedge budget did not allow. All by alliance.
 	delegateCalls, hedgesSent, hedgesWon, hedgesRefused *prometheus.CounterVec
+	// sharedCalls are searches that shared the call another search was making to the same
+	// alliance for the same request (by alliance).
+	sharedCalls *prometheus.CounterVec
+	// refused counts searches refused with 503 because none could start within the queue timeout.
+	refused prometheus.Counter
 	// bookingRequests counts the answers to booking requests (reserve, get, cancel, confirm, seats).
 	bookingRequests *prometheus.CounterVec // op, code
 }
@@ -58,7 +63,11 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 	m.hedgesSent = perAlliance("search_hedges_sent_total", "Calls to an alliance's next alternate because the calls before had not answered within the hedge delay (the delegate's 95th percentile, at most --hedge-delay).")
 	m.hedgesWon = perAlliance("search_hedges_won_total", "Hedged calls whose complete answer came first.")
 	m.hedgesRefused = perAlliance("search_hedges_refused_total", "Hedged calls not made because the hedge budget (a few percent of calls) was spent.")
+	m.sharedCalls = perAlliance("search_shared_calls_total", "Searches that shared another search's call to the same alliance for the same request instead of asking again.")
+	m.refused = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_refused_total",
+		Help: "Searches refused with 503 and Retry-After because they could not start within --queue-timeout (--max-searches were being answered)."})
 	m.reg.MustRegister(
+		m.sharedCalls, m.refused,
 		m.delegateCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
 		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls, m.bookingRequests,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/singleflight"
 
 	"flightalliance/hedge"
 )
@@ -24,6 +25,8 @@ type Config struct {
 	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
 	DelegateTimeout time.Duration // deadline of asking one alliance (its delegate and alternates); default 3s
 	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
+	MaxSearches     int           // searches answered at once; default 256
+	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
 	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
 	Dial            DialFunc      // the client of a delegate URI; default SOAPDialTLS(DelegateTimeout, DelegateTLS)
@@ -51,7 +54,9 @@ type Server struct {
 	reg     *Registry
 	clients *clientCache
 	metrics *metrics
-	hedge   *hedge.Policy // when to ask an alliance's next alternate, learnt from every delegate's latency
+	hedge   *hedge.Policy      // when to ask an alliance's next alternate, learnt from every delegate's latency
+	asks    singleflight.Group // calls to alliances in flight, shared by equal searches (askOnce)
+	admit   *admission         // searches answered at once
 	handler http.Handler
 }
 
@@ -72,7 +77,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.BookingTimeout == 0 {
 		cfg.BookingTimeout = 10 * time.Second
 	}
+	if cfg.MaxSearches == 0 {
+		cfg.MaxSearches = 256
+	}
+	if cfg.QueueTimeout == 0 {
+		cfg.QueueTimeout = time.Second
+	}
 	switch {
+	case cfg.MaxSearches < 0:
+		return nil, fmt.Errorf("%w: MaxSearches %d is negative", ErrInvalidConfig, cfg.MaxSearches)
+	case cfg.QueueTimeout < 0:
+		return nil, fmt.Errorf("%w: QueueTimeout %s is negative", ErrInvalidConfig, cfg.QueueTimeout)
 	case cfg.RegistrationTTL < 0:
 		return nil, fmt.Errorf("%w: RegistrationTTL %s is negative", ErrInvalidConfig, cfg.RegistrationTTL)
 	case cfg.DelegateTimeout < 0:
@@ -99,6 +114,7 @@ func New(cfg Config) (*Server, error) {
 		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
 		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay}),
+		admit:   newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
 	}
 	s.metrics = newMetrics(s.reg.Counts)
 	s.handler = s.routes()

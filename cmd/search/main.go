@@ -35,7 +35,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--booking-timeout 10s] [--log-level info]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--booking-timeout 10s] [--log-level info]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -43,7 +43,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
 	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
 	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of asking one alliance (its delegate, then its alternates)")
-	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "how long a delegate may take before its next registered alternate is asked too")
+	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "the longest a delegate may take before its next registered alternate is asked too; sooner, at the delegate's 95th-percentile latency, once it is known (at least a tenth of this); hedges beyond 5% of calls are refused unless the delegate has answered nothing for this long")
+	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
+	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -71,6 +73,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return usageError(stderr, "--delegate-timeout", fmt.Errorf("%s, want a positive duration", *delegateTimeout))
 	case *hedgeDelay <= 0:
 		return usageError(stderr, "--hedge-delay", fmt.Errorf("%s, want a positive duration", *hedgeDelay))
+	case *maxSearches <= 0:
+		return usageError(stderr, "--max-searches", fmt.Errorf("%d, want 1 or more", *maxSearches))
+	case *queueTimeout <= 0:
+		return usageError(stderr, "--queue-timeout", fmt.Errorf("%s, want a positive duration", *queueTimeout))
 	case *bookingTimeout <= 0:
 		return usageError(stderr, "--booking-timeout", fmt.Errorf("%s, want a positive duration", *bookingTimeout))
 	case *shutdownTimeout <= 0:
@@ -106,6 +112,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		RegistrationTTL: *ttl,
 		DelegateTimeout: *delegateTimeout,
 		HedgeDelay:      *hedgeDelay,
+		MaxSearches:     *maxSearches,
+		QueueTimeout:    *queueTimeout,
 		BookingTimeout:  *bookingTimeout,
 		ShutdownTimeout: *shutdownTimeout,
 		Logger:          log,

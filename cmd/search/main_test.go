@@ -36,6 +36,8 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--registration-ttl", "soon"}, "-registration-ttl"},
 		{[]string{"--delegate-timeout", "-1s"}, "--delegate-timeout"},
 		{[]string{"--hedge-delay", "0s"}, "--hedge-delay"},
+		{[]string{"--max-searches", "0"}, "--max-searches"},
+		{[]string{"--queue-timeout", "-1s"}, "--queue-timeout"},
 		{[]string{"--shutdown-timeout", "0"}, "--shutdown-timeout"},
 		{[]string{"--log-level", "loud"}, "--log-level"},
 		{[]string{"--nope"}, "-nope"},

@@ -1,0 +1,95 @@
+package search
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// heldDelegate answers every call with starTrips once release is closed, counting the calls.
+type heldDelegate struct {
+	release chan struct{}
+	calls   atomic.Int32
+}
+
+func (d *heldDelegate) GetTrips(ctx context.Context, _ soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	d.calls.Add(1)
+	select {
+	case <-d.release:
+		r := starTrips
+		return &r, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func newHeldServer(t *testing.T, d *heldDelegate, cfg Config) *Server {
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.Dial = func(string) (Delegate, error) { return d, nil }
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Registry().Register("star", "http://star.example/soap")
+	return s
+}
+
+func (s *Server) searchCode(q string) (int, http.Header) {
+	rec := httptest.NewRecorder()
+	s.handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/Services/FlightsSearch/flight?"+q, nil))
+	return rec.Code, rec.Header()
+}
+
+func TestEqualSearchesShareOneCallToTheAlliance(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &heldDelegate{release: make(chan struct{})}
+		s := newHeldServer(t, d, Config{})
+		codes := make([]int, 5)
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Go(func() { codes[i], _ = s.searchCode(query) })
+		}
+		wg.Go(func() { codes[4], _ = s.searchCode(query + "&limit=5") }) // another request
+		synctest.Wait()
+		if n := d.calls.Load(); n != 2 {
+			t.Errorf("%d calls to the alliance for four equal searches and another; want 2", n)
+		}
+		close(d.release)
+		wg.Wait()
+		for i, c := range codes {
+			if c != http.StatusOK {
+				t.Errorf("search %d: %d, want 200", i, c)
+			}
+		}
+	})
+}
+
+func TestASearchThatCannotStartInTimeIs503WithRetryAfter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &heldDelegate{release: make(chan struct{})}
+		s := newHeldServer(t, d, Config{MaxSearches: 1, QueueTimeout: 1500 * time.Millisecond})
+		var first int
+		var wg sync.WaitGroup
+		wg.Go(func() { first, _ = s.searchCode(query) }) // holds the one slot
+		synctest.Wait()
+		start := time.Now()
+		code, h := s.searchCode(query + "&limit=5")
+		if took := time.Since(start); code != http.StatusServiceUnavailable || h.Get("Retry-After") != "2" || took != 1500*time.Millisecond {
+			t.Errorf("a search with no slot free: %d, Retry-After %q after %v; want 503, 2 after the queue timeout, 1.5s",
+				code, h.Get("Retry-After"), took)
+		}
+		close(d.release)
+		wg.Wait()
+		if code, _ := s.searchCode(query); first != http.StatusOK || code != http.StatusOK {
+			t.Errorf("the search that held the slot: %d, the one after it: %d; want 200 and 200", first, code)
+		}
+	})
+}

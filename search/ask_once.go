@@ -1,0 +1,37 @@
+package search
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"flightalliance/soap"
+)
+
+// askOnce asks an alliance for req, sharing the call with every concurrent search of the same
+// request to the same alliance: the search server never sends one query twice to an alliance at
+// once (a burst of clients asking the same route costs the alliance one answer). The call is the
+// first search's, detached from its cancellation (every delegate call has its own deadline, so
+// it ends); a search whose client leaves stops waiting. The answer is shared read-only: merge
+// does not change a delegate's response.
+func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (any, error) {
+		return s.askAlliance(context.WithoutCancel(ctx), reg, req)
+	})
+	select {
+	case r := <-ch:
+		if r.Shared {
+			s.metrics.sharedCalls.WithLabelValues(reg.Name).Inc()
+		}
+		resp, _ := r.Val.(*soap.GetTripsResponse)
+		return resp, r.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// requestKey is req in a canonical form: equal requests, equal keys.
+func requestKey(req soap.GetTripsRequest) string {
+	return strings.Join([]string{req.Src, req.Dst, req.Date, strings.Join(req.Sellers, ","),
+		strconv.Itoa(req.MaxTrips), strconv.FormatBool(req.Nonstop), req.MaxPrice, req.Sort}, "\x00")
+}
