@@ -20,8 +20,9 @@ import (
 // revision read) fail, and the write's linearization point is its commit. So an operation starts
 // optimistic. But an answer that writes nothing — a refusal, a replay, a booking that is not
 // there, nothing to change — has no compare to catch a stale read, so it is decided again from
-// linearizable reads before it is given; and a failed compare is retried from linearizable reads,
-// so that a member far behind cannot make an operation spin.
+// linearizable reads before it is given; and a failed compare is retried from linearizable reads
+// (a reservation's are made by its failed write itself), so that a member far behind cannot make
+// an operation spin.
 
 // result is what one step came to.
 type result int

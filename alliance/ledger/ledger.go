@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"flightalliance/alliance/booking"
@@ -54,10 +55,11 @@ func (l *Ledger) readOpts(linearizable bool) []clientv3.OpOption {
 	return []clientv3.OpOption{clientv3.WithSerializable()}
 }
 
-// write commits a transaction that changes the ledger: puts if every compare holds.
-func (l *Ledger) write(ctx context.Context, cmps []clientv3.Cmp, puts []clientv3.Op) (*clientv3.TxnResponse, error) {
+// write commits a transaction that changes the ledger: puts if every compare holds, otherwise
+// (reads at the transaction's place in the log: linearizable).
+func (l *Ledger) write(ctx context.Context, cmps []clientv3.Cmp, puts []clientv3.Op, otherwise ...clientv3.Op) (*clientv3.TxnResponse, error) {
 	l.calls.writes.Add(1)
-	return l.cli().Txn(ctx).If(cmps...).Then(puts...).Commit()
+	return l.cli().Txn(ctx).If(cmps...).Then(puts...).Else(otherwise...).Commit()
 }
 
 // New returns the ledger of alliance over the etcd client cli gives (the client of this
@@ -81,7 +83,16 @@ type snapshot struct {
 // record of keyHash (if keyHash is not empty) and the booked-seat counters of flights with their
 // revisions.
 func (l *Ledger) read(ctx context.Context, linearizable bool, keyHash string, flights []flight.Key) (snapshot, error) {
-	opts := l.readOpts(linearizable)
+	resp, err := l.cli().Txn(ctx).Then(l.snapshotOps(keyHash, flights, l.readOpts(linearizable)...)...).Commit()
+	if err != nil {
+		return snapshot{}, err
+	}
+	return parseSnapshot(resp.Responses, keyHash, flights)
+}
+
+// snapshotOps are the reads of a snapshot: the idempotency record of keyHash (if keyHash is not
+// empty), then the counters of flights.
+func (l *Ledger) snapshotOps(keyHash string, flights []flight.Key, opts ...clientv3.OpOption) []clientv3.Op {
 	var ops []clientv3.Op
 	if keyHash != "" {
 		ops = append(ops, clientv3.OpGet(l.keys.idempotency(keyHash), opts...))
@@ -89,14 +100,18 @@ func (l *Ledger) read(ctx context.Context, linearizable bool, keyHash string, fl
 	for _, k := range flights {
 		ops = append(ops, clientv3.OpGet(l.keys.seat(k.Seller, k.Number), opts...))
 	}
-	resp, err := l.cli().Txn(ctx).Then(ops...).Commit()
-	if err != nil {
-		return snapshot{}, err
+	return ops
+}
+
+// parseSnapshot is the snapshot the responses to snapshotOps(keyHash, flights) read.
+func parseSnapshot(resps []*etcdserverpb.ResponseOp, keyHash string, flights []flight.Key) (snapshot, error) {
+	if want := len(flights) + min(len(keyHash), 1); len(resps) != want {
+		return snapshot{}, fmt.Errorf("a snapshot of %d reads answered %d", want, len(resps))
 	}
 	s := snapshot{booked: booking.Counts{}, counterRev: map[flight.Key]int64{}}
 	i := 0
 	if keyHash != "" {
-		if kvs := resp.Responses[i].GetResponseRange().Kvs; len(kvs) > 0 {
+		if kvs := resps[i].GetResponseRange().Kvs; len(kvs) > 0 {
 			s.idem = new(booking.Idempotency)
 			if err := json.Unmarshal(kvs[0].Value, s.idem); err != nil {
 				return snapshot{}, fmt.Errorf("idempotency record %s: %w", keyHash, err)
@@ -105,7 +120,7 @@ func (l *Ledger) read(ctx context.Context, linearizable bool, keyHash string, fl
 		i++
 	}
 	for _, k := range flights {
-		if kvs := resp.Responses[i].GetResponseRange().Kvs; len(kvs) > 0 {
+		if kvs := resps[i].GetResponseRange().Kvs; len(kvs) > 0 {
 			n, err := strconv.Atoi(string(kvs[0].Value))
 			if err != nil {
 				return snapshot{}, fmt.Errorf("seat counter of %s %s: %w", k.Seller, k.Number, err)

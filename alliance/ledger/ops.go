@@ -17,10 +17,12 @@ import (
 // reserve books req on the flights find returns (the flights of req's legs as the alliance's
 // data has them, in the request's order, or the error to answer): every seat of every leg in one
 // transaction, or nothing. find runs while the first read is under way; that read is served by
-// this machine's member, so a reservation costs a round trip to etcd only for its write (and
-// for decisions that write nothing, which are read again linearizably). created is false when
-// the key had made this booking before; booked is the legs' counters as the booking left them
-// (nil then). Errors: find's, ErrKeyReused, *booking.ConflictError, *OutcomeError.
+// this machine's member, so a reservation costs a round trip to etcd only for its write. A write
+// whose compares fail reads the key and counters again in its Else branch — in the same round
+// trip, and linearizably, since the branch runs at the transaction's place in the log — and the
+// next step decides from that. created is false when the key had made this booking before;
+// booked is the legs' counters as the booking left them (nil then). Errors: find's,
+// ErrKeyReused, *booking.ConflictError, *OutcomeError.
 func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(context.Context) ([]flight.Flight, error)) (rec booking.Record, booked booking.Counts, created bool, err error) {
 	keyHash := booking.KeyHash(req.Key)
 	fingerprint := req.Fingerprint()
@@ -28,25 +30,26 @@ func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(con
 	for i, leg := range req.Legs {
 		flights[i] = flight.Key{Seller: leg.Seller, Number: leg.Flight}
 	}
-	var ahead snapshot
-	var aheadErr error
+	var hand inHand // the next step's snapshot, when it need not read
 	var reading sync.WaitGroup
-	reading.Go(func() { ahead, aheadErr = l.read(clientv3.WithRequireLeader(ctx), false, keyHash, flights) })
+	reading.Go(func() {
+		s, err := l.read(clientv3.WithRequireLeader(ctx), false, keyHash, flights)
+		hand = inHand{s: s, err: err, ok: true}
+	})
 	legs, err := find(ctx)
 	reading.Wait()
 	if err != nil {
 		return rec, nil, false, err
 	}
-	first := true
 	if found := flightKeys(legs); !slices.Equal(found, flights) {
-		flights, first = found, false // not the counters read ahead: read them
+		flights, hand = found, inHand{} // not the counters read ahead: read them
 	}
 	err = l.attempt(ctx, false, func(ctx context.Context, linearizable bool) (result, error) {
-		s, err := ahead, aheadErr
-		if !first || linearizable {
+		s, err := hand.s, hand.err
+		if !hand.usable(linearizable) {
 			s, err = l.read(ctx, linearizable, keyHash, flights)
 		}
-		first = false
+		hand = inHand{}
 		if err != nil {
 			return failedRead, err
 		}
@@ -75,18 +78,31 @@ func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(con
 		if r.Status == booking.Held {
 			puts = append(puts, clientv3.OpPut(l.keys.hold(r.ID), r.ExpiresAt.Format(time.RFC3339Nano)))
 		}
-		resp, err := l.write(ctx, cmps, puts)
+		resp, err := l.write(ctx, cmps, puts, l.snapshotOps(keyHash, flights)...)
 		if err != nil {
 			return failedWrite, err
 		}
 		if !resp.Succeeded {
-			return lostRace, nil // read again: the key may be there now
+			now, err := parseSnapshot(resp.Responses, keyHash, flights)
+			hand = inHand{s: now, err: err, linearizable: true, ok: true}
+			return lostRace, nil // decide again from what is there now: the key may be there
 		}
 		rec, booked, created = r, next, true
 		return committed, nil
 	})
 	return rec, booked, created, err
 }
+
+// inHand is a snapshot the next step may decide from without reading: read ahead from this
+// machine's member, or by a write that failed its compares (linearizable).
+type inHand struct {
+	s                snapshot
+	err              error
+	linearizable, ok bool
+}
+
+// usable reports whether a step reading linearizably or not may decide from the snapshot.
+func (h inHand) usable(linearizable bool) bool { return h.ok && (h.linearizable || !linearizable) }
 
 // get reads a booking (linearizably or not) and its record's revision.
 func (l *Ledger) get(ctx context.Context, linearizable bool, id string) (booking.Record, int64, error) {

@@ -115,8 +115,8 @@ func TestStaleRefusalIsDecidedAgain(t *testing.T) {
 }
 
 // TestStaleSeatIsNotSoldTwice: a member that still sees a seat free — its counter absent, or at
-// an older count — cannot sell it: the write's compare fails, the seats are read again
-// linearizably, and the answer is a refusal.
+// an older count — cannot sell it: the write's compare fails, and the refusal is decided from
+// what the failed write read at its place in the log.
 func TestStaleSeatIsNotSoldTwice(t *testing.T) {
 	dep := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
@@ -139,6 +139,9 @@ func TestStaleSeatIsNotSoldTwice(t *testing.T) {
 			}
 			if n := l.mustBooked(t, f); n != c.seats {
 				t.Errorf("counter %d, want %d", n, c.seats)
+			}
+			if c := lag.Calls(); c != (Calls{Serializable: 1, Writes: 1}) {
+				t.Errorf("calls %+v, want the stale read and the write, which read the counters again", c)
 			}
 		})
 	}
