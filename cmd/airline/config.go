@@ -29,6 +29,7 @@ type config struct {
 	join, search                   []string
 	dataDir                        string
 	sessionTTL, deadGrace          time.Duration
+	heartbeat, election            time.Duration // etcd's heartbeat interval and election timeout
 	maxVoters                      int
 	minConnection                  time.Duration
 	callTimeout, hedgeAfter        time.Duration
@@ -84,12 +85,14 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.Var(&peerZones, "peer-zones", "zones of the --peers members, name=zone,... (the same on every machine of the bootstrap): the first etcd voters are chosen across them")
 	fs.IntVar(&c.replicas, "replicas", 0, "copies of every seller, 1 to 5, alliance-wide: recorded by the bootstrap; a machine given another value than its alliance's refuses to start (default: the alliance's, 2 for a new alliance)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for this machine's etcd data (default var/<name>)")
-	fs.DurationVar(&c.sessionTTL, "session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 2s)")
+	fs.DurationVar(&c.sessionTTL, "session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 1.5 × --election-timeout, 2s by default); keep it at least 3 × --election-timeout, or an etcd leader election can outlast it")
 	fs.DurationVar(&c.deadGrace, "dead-member-grace", 10*time.Second, "how long an etcd member may be unreachable before it is removed")
+	fs.DurationVar(&c.heartbeat, "heartbeat", 100*time.Millisecond, "etcd's heartbeat interval (whole milliseconds); etcd's rule of thumb: about the round trip between the alliance's machines, the largest one (across regions see README, \"Across regions\")")
+	fs.DurationVar(&c.election, "election-timeout", time.Second, "etcd's election timeout (whole milliseconds): a member that hears no leader this long calls an election; etcd's rule of thumb: 10 × --heartbeat (at least 5 ×, at most 50s). Raise --session-ttl with it (3 × --election-timeout) and --hedge-after above the round trip")
 	fs.IntVar(&c.maxVoters, "max-voters", 5, "etcd voting members at most; further machines are learners")
 	fs.DurationVar(&c.minConnection, "min-connection", 30*time.Minute, "minimum connection time between two flights")
 	fs.DurationVar(&c.callTimeout, "call-timeout", 2*time.Second, "timeout of every call to another machine")
-	fs.DurationVar(&c.hedgeAfter, "hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too")
+	fs.DurationVar(&c.hedgeAfter, "hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too; keep it above the round trip between machines (across regions about 2 round trips), or calls to other machines are hedged before they can answer")
 	fs.IntVar(&c.cacheSize, "cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
 	fs.DurationVar(&c.startTimeout, "etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
@@ -131,6 +134,9 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.Visit(func(f *flag.Flag) { replicasGiven = replicasGiven || f.Name == "replicas" })
 	if replicasGiven && (c.replicas < 1 || c.replicas > 5) {
 		return config{}, fmt.Errorf("--replicas: %d, want 1 to 5", c.replicas)
+	}
+	if err := checkRaftTimers(c.heartbeat, c.election); err != nil {
+		return config{}, err
 	}
 	if c.dataDir == "" {
 		c.dataDir = "var/" + c.name

@@ -45,6 +45,15 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--peer-zones", "m1"}, "--peer-zones", false},
 		{[]string{"--peer-zones", "m1=a,m1=b"}, "--peer-zones: m1 given twice", false},
 		{[]string{"--name", "m1", "--zone", "b", "--peers", "m1=http://a:1", "--peer-zones", "m1=a"}, "--zone b", false},
+		{[]string{"--heartbeat", "0s"}, "--heartbeat: 0s, want a positive duration", false},
+		{[]string{"--heartbeat", "-100ms"}, "--heartbeat", false},
+		{[]string{"--heartbeat", "100.5ms"}, "--heartbeat: 100.5ms is not a whole number of milliseconds", false},
+		{[]string{"--election-timeout", "0s"}, "--election-timeout: 0s, want a positive duration", false},
+		{[]string{"--election-timeout", "1500500us"}, "--election-timeout: 1.5005s is not a whole number of milliseconds", false},
+		{[]string{"--heartbeat", "300ms"}, "--election-timeout: 1s is less than 5 × --heartbeat 300ms", false},
+		{[]string{"--heartbeat", "200ms", "--election-timeout", "999ms"}, "--election-timeout: 999ms is less than 5 × --heartbeat 200ms", false},
+		{[]string{"--heartbeat", "5s", "--election-timeout", "51s"}, "--election-timeout: 51s is more than etcd's limit of 50s", false},
+		{[]string{"--heartbeat", "200"}, "-heartbeat", true},
 		{[]string{"--max-voters", "many"}, "-max-voters", true},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
@@ -89,6 +98,11 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("etcd URLs: %q %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL, m.ListenClientURL)
 	case cfg.Token != "" || cfg.TLS.Enabled() || m.StartTimeout < 50*365*24*time.Hour:
 		t.Errorf("token %q, TLS %+v, start timeout %s", cfg.Token, cfg.TLS, m.StartTimeout)
+	case m.TickMs != 100 || m.ElectionMs != 1000:
+		t.Errorf("etcd's heartbeat %dms and election timeout %dms, want etcd's defaults 100ms and 1000ms", m.TickMs, m.ElectionMs)
+	}
+	if w := timerWarnings(c); len(w) > 0 {
+		t.Errorf("the defaults warn: %q", w)
 	}
 
 	token := filepath.Join(t.TempDir(), "alliance.token")
@@ -123,5 +137,33 @@ func TestZoneComesFromThePeerList(t *testing.T) {
 	cfg := allianceConfig(c, slog.New(slog.DiscardHandler))
 	if cfg.Zone != "us" || cfg.Member.Zone != "us" || cfg.Member.PeerZones["m1"] != "eu" || cfg.Replicas != 3 {
 		t.Errorf("zone %q, member zone %q, peer zones %v, replicas %d", cfg.Zone, cfg.Member.Zone, cfg.Member.PeerZones, cfg.Replicas)
+	}
+}
+
+// TestTimersAcrossRegions: the raft timers of a command line for machines 200 ms apart reach the
+// etcd member, and the timers left at their defaults beside them are named at the start, with
+// what to raise; raised too, nothing is.
+func TestTimersAcrossRegions(t *testing.T) {
+	wan := []string{"--name", "m1", "--alliance", "star", "--heartbeat", "200ms", "--election-timeout", "2s"}
+	c, err := parseConfig(wan, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := allianceConfig(c, nil).Member; m.TickMs != 200 || m.ElectionMs != 2000 {
+		t.Errorf("etcd's heartbeat %dms and election timeout %dms, want 200ms and 2000ms", m.TickMs, m.ElectionMs)
+	}
+	warnings := strings.Join(timerWarnings(c), "\n")
+	for _, want := range []string{"--session-ttl 3s is less than 3 × --election-timeout 2s", "--hedge-after 150ms is less than --heartbeat 200ms"} {
+		if !strings.Contains(warnings, want) {
+			t.Errorf("warnings %q do not say %q", warnings, want)
+		}
+	}
+
+	c, err = parseConfig(append(wan, "--session-ttl", "6s", "--hedge-after", "400ms"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := timerWarnings(c); len(w) > 0 {
+		t.Errorf("timers raised with the round trip still warn: %q", w)
 	}
 }

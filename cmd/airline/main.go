@@ -44,6 +44,9 @@ func run(args []string, stderr io.Writer) int {
 	if c.token == "" {
 		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
 	}
+	for _, w := range timerWarnings(c) {
+		logger.Warn(w)
+	}
 	m, err := alliance.New(allianceConfig(c, logger))
 	if err != nil {
 		fmt.Fprintf(stderr, "airline: %v\n", err)
@@ -95,6 +98,8 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 			ClusterToken:    "flightalliance-" + c.alliance,
 			MaxVoters:       c.maxVoters,
 			DeadGrace:       c.deadGrace,
+			TickMs:          uint(c.heartbeat / time.Millisecond),
+			ElectionMs:      uint(c.election / time.Millisecond),
 			StartTimeout:    orForever(c.startTimeout),
 			Logger:          logger,
 		},
