@@ -150,9 +150,17 @@ func (m *Machine) Run(ctx context.Context) error {
 	if err := m.listen(); err != nil {
 		return err
 	}
+	// Serve's goroutine is Run's: Run shuts the server down and waits for Serve to return before
+	// it returns, so no listener or accept loop outlives the machine (a restart in-process, a
+	// test). serveErr is buffered: Serve's end never waits for a reader, and runWithMember is the
+	// only one (a server that fails while the machine runs ends it).
+	var serving sync.WaitGroup
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- m.http.Serve(m.listener) }()
-	defer m.shutdownHTTP()
+	serving.Go(func() { serveErr <- m.http.Serve(m.listener) })
+	defer func() {
+		m.shutdownHTTP()
+		serving.Wait()
+	}()
 
 	start := coord.Start
 	if m.cfg.ForceNewCluster {
@@ -237,7 +245,11 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 			return false, err
 		}
 		if err != nil {
-			return false, nil // work was cancelled: ctx ended or the member stopped
+			// ensureSettings and joinAlliance retry until their ctx ends, and work ends only when
+			// this function returns: no error but a refusal reaches here today. One that did would
+			// be a join given up on, and the machine must not run without having joined, nor exit
+			// as if asked to stop: it fails.
+			return false, fmt.Errorf("joining the alliance: %w", err)
 		}
 	case <-member.Done():
 		return true, nil
@@ -293,8 +305,16 @@ func (m *Machine) listen() error {
 	return nil
 }
 
+// shutdownHTTP stops the HTTP server: Shutdown closes the listener (Serve returns at once) and
+// waits up to 5 s for the requests in flight. If some are still running then, the log says so and
+// Close cuts their connections, rather than leaving them to finish unseen after Run returned.
 func (m *Machine) shutdownHTTP() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = m.http.Shutdown(ctx)
+	if err := m.http.Shutdown(ctx); err != nil {
+		m.log.Warn("HTTP requests still running at shutdown; closing their connections", "err", err)
+		if err := m.http.Close(); err != nil {
+			m.log.Warn("closing the HTTP server failed", "err", err)
+		}
+	}
 }
