@@ -13,11 +13,11 @@ import (
 )
 
 // delegateLoop decides, at every change of the view and every second, whether this machine acts
-// as the alliance's delegate (actingDelegate), and registers it with every search server when
-// the registrar says so.
+// as the alliance's delegate and whether to register it with every search server now
+// (delegateRole.step), and does what the step says.
 func (m *Machine) delegateLoop(ctx context.Context) {
 	client := m.sec.client(min(m.cfg.CallTimeout, time.Second))
-	reg := registrar{every: m.cfg.RegisterEvery}
+	role := delegateRole{reg: registrar{every: m.cfg.RegisterEvery}}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	// The loop ends with its member (removed, restarting) or the machine: it registers no more,
@@ -28,16 +28,14 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 	}()
 	for {
 		changed := m.view.wait()
-		acting := m.actingDelegate(ctx, client)
-		alternates := m.alternates()
-		roleChanged, register := reg.step(acting, m.leaving.Load(), alternates, time.Now())
-		if roleChanged {
-			m.log.Info("delegate role changed", "acting", acting, "view_delegate", m.view.delegate())
-			m.acting.Store(acting)
-			m.metrics.delegate.Set(boolGauge(acting))
+		d := role.step(m.delegatePass(ctx, client))
+		if d.roleChanged {
+			m.log.Info("delegate role changed", "acting", d.acting, "view_delegate", m.view.delegate())
+			m.acting.Store(d.acting)
+			m.metrics.delegate.Set(boolGauge(d.acting))
 		}
-		if register {
-			m.registerEverywhere(ctx, client, alternates)
+		if d.register {
+			m.registerEverywhere(ctx, client, d.alternates)
 		}
 		select {
 		case <-ctx.Done():
@@ -48,19 +46,97 @@ func (m *Machine) delegateLoop(ctx context.Context) {
 	}
 }
 
-// actingDelegate reports whether this machine should act as the delegate: it is the live
+// delegatePass reads what one pass of the delegate loop decides from (an empty view decides
+// nothing: the member is not asked). The step makes the health checks it needs as it goes: a
+// machine with quorum first in line asks nobody; one without stops at the first uncovered seller.
+func (m *Machine) delegatePass(ctx context.Context, client *http.Client) delegatePass {
+	entries := m.view.entries()
+	return delegatePass{
+		self:    m.cfg.Name,
+		entries: entries,
+		quorum:  len(entries) > 0 && m.member.Load().Status(ctx).HasQuorum,
+		leaving: m.leaving.Load(),
+		now:     time.Now(),
+		copies:  m.sellerCopies,
+		probe:   probeOnce(ctx, client),
+	}
+}
+
+// sellerCopies lists every seller the alliance knows, each with whether this machine has a copy
+// and, if not, the machines the view says to ask for it (view.candidates).
+func (m *Machine) sellerCopies() []sellerCopy {
+	known := m.knownSellers()
+	out := make([]sellerCopy, 0, len(known))
+	for _, s := range known {
+		c := sellerCopy{seller: s}
+		if _, ok := m.store.seller(s); ok {
+			c.here = true
+		} else {
+			c.holders = m.view.candidates(s)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// delegatePass is what one pass of the delegate loop decides from: the view and this machine's
+// state as read at the start of the pass, and how to learn more when the decision needs it.
+type delegatePass struct {
+	self    string
+	entries []machineEntry // the view's live machines, sorted by name
+	quorum  bool           // this machine's etcd member sees a quorum
+	leaving bool           // this machine is leaving the alliance
+	now     time.Time
+	// copies lists the sellers the alliance knows and where their copies are; it is asked only
+	// without quorum.
+	copies func() []sellerCopy
+	// probe is a machine's health check (GET /healthz at url); a machine that does not answer
+	// is health{}.
+	probe func(url string) health
+}
+
+// sellerCopy is where one seller's data is, for the delegate's decision without quorum.
+type sellerCopy struct {
+	seller  string
+	here    bool     // this machine has a copy
+	holders []string // otherwise, the machines that may have one, in the order to ask them
+}
+
+// delegateDecision is what one pass decides.
+type delegateDecision struct {
+	acting      bool     // this machine acts as the delegate
+	alternates  []string // the alternates a registration names
+	roleChanged bool     // acting differs from the previous pass
+	register    bool     // register with every search server now
+}
+
+// delegateRole is the delegate loop's memory between passes (the registrar's). It holds no
+// I/O: the loop hands it each pass and does what it decides.
+type delegateRole struct {
+	reg registrar
+}
+
+// step decides one pass: who acts (actsAsDelegate), the alternates to name (alternatesOf), and
+// whether the registration is due (registrar.step — never while this machine leaves, though it
+// acts until its entry is gone).
+func (r *delegateRole) step(p delegatePass) delegateDecision {
+	d := delegateDecision{acting: actsAsDelegate(p), alternates: alternatesOf(p.entries, p.self)}
+	d.roleChanged, d.register = r.reg.step(d.acting, p.leaving, d.alternates, p.now)
+	return d
+}
+
+// actsAsDelegate reports whether this machine should act as the delegate: it is the live
 // machine with the smallest name in the view, or every machine ranked before it in the view
 // fails its health check — a killed or cut-off delegate is replaced within a second or two,
 // without waiting for its lease to expire, and even when etcd has lost quorum and cannot expire
 // it at all. Two machines may both register for a while; the search server keeps the latest
-// registration with its alternates, and either answers correctly.
-func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool {
-	d := m.view.delegate()
-	if d == "" {
+// registration with its alternates, and either answers correctly. A leaving machine is in line
+// like any other until its entry is gone: it serves until then.
+func actsAsDelegate(p delegatePass) bool {
+	if len(p.entries) == 0 {
 		return false
 	}
-	reach := newReachability(client)
-	if !m.member.Load().Status(ctx).HasQuorum {
+	if !p.quorum {
 		// Without quorum this machine cannot tell "the others are dead" from "I am cut off", and
 		// the view keeps the dead machines' entries (their leases cannot expire). A machine it
 		// reaches that has quorum belongs to the side that decides: that side names the
@@ -69,34 +145,45 @@ func (m *Machine) actingDelegate(ctx context.Context, client *http.Client) bool 
 		// quorum anywhere it reaches, it acts only while its copies and those of the machines
 		// it reaches cover every seller: a cut-off machine with part of the data would register
 		// answers that are always incomplete.
-		if reach.quorumAmong(ctx, m.view.entries(), m.cfg.Name) || !m.reachableCover(ctx, reach) {
+		if quorumAmong(p) || !reachableCover(p) {
 			return false
 		}
 	}
-	if d == m.cfg.Name {
-		return true
-	}
-	for _, e := range m.view.entries() {
-		if e.Name >= m.cfg.Name {
+	for _, e := range p.entries {
+		if e.Name >= p.self {
 			break
 		}
-		if reach.check(ctx, e.URL) {
+		if p.probe(e.URL).OK {
 			return false
 		}
 	}
 	return true
 }
 
+// quorumAmong reports whether a machine of the view other than this one answers and has quorum.
+func quorumAmong(p delegatePass) bool {
+	for _, e := range p.entries {
+		if e.Name != p.self && p.probe(e.URL).Quorum {
+			return true
+		}
+	}
+	return false
+}
+
 // reachableCover reports whether every seller the alliance knows has a copy here or, as the
-// last view says, on a machine this one reaches.
-func (m *Machine) reachableCover(ctx context.Context, reach *reachability) bool {
-	for _, s := range m.knownSellers() {
-		if _, ok := m.store.seller(s); ok {
+// view says, on a machine this one reaches. A holder the view no longer has cannot be reached.
+func reachableCover(p delegatePass) bool {
+	urls := make(map[string]string, len(p.entries))
+	for _, e := range p.entries {
+		urls[e.Name] = e.URL
+	}
+	for _, c := range p.copies() {
+		if c.here {
 			continue
 		}
 		covered := false
-		for _, holder := range m.view.candidates(s) {
-			if url, ok := m.view.url(holder); ok && holder != m.cfg.Name && reach.check(ctx, url) {
+		for _, holder := range c.holders {
+			if url, ok := urls[holder]; ok && holder != p.self && p.probe(url).OK {
 				covered = true
 				break
 			}
@@ -108,37 +195,18 @@ func (m *Machine) reachableCover(ctx context.Context, reach *reachability) bool 
 	return true
 }
 
-// reachability remembers, for one decision, which machines answered their health check and
-// whether they have quorum.
-type reachability struct {
-	client *http.Client
-	seen   map[string]health
-}
-
-func newReachability(client *http.Client) *reachability {
-	return &reachability{client: client, seen: map[string]health{}}
-}
-
-func (r *reachability) health(ctx context.Context, base string) health {
-	h, known := r.seen[base]
-	if !known {
-		h = checkHealth(ctx, r.client, base)
-		r.seen[base] = h
-	}
-	return h
-}
-
-// check reports whether the machine at base answers its health check.
-func (r *reachability) check(ctx context.Context, base string) bool { return r.health(ctx, base).OK }
-
-// quorumAmong reports whether a machine of entries other than self answers and has quorum.
-func (r *reachability) quorumAmong(ctx context.Context, entries []machineEntry, self string) bool {
-	for _, e := range entries {
-		if e.Name != self && r.health(ctx, e.URL).Quorum {
-			return true
+// probeOnce is one pass's health check: each machine is asked at most once, its answer
+// remembered for the rest of the pass.
+func probeOnce(ctx context.Context, client *http.Client) func(base string) health {
+	seen := map[string]health{}
+	return func(base string) health {
+		h, known := seen[base]
+		if !known {
+			h = checkHealth(ctx, client, base)
+			seen[base] = h
 		}
+		return h
 	}
-	return false
 }
 
 // health is what GET /healthz says of a machine.
@@ -169,18 +237,18 @@ func checkHealth(ctx context.Context, client *http.Client, base string) health {
 // maxAlternates is how many other machines a registration names as alternates.
 const maxAlternates = 4
 
-// alternates are the SellerService URLs of the machines a search server should ask when this
-// delegate fails or is slow: the other live machines of the view, those after this one in name
-// order first (the delegate's successors), then those before it (which this machine found
-// unreachable, or it would not act), at most maxAlternates. Any machine can answer getTrips for
-// the whole alliance.
-func (m *Machine) alternates() []string {
+// alternatesOf are the SellerService URLs of the machines a search server should ask when the
+// delegate self fails or is slow: the other live machines of the view (entries, sorted by name),
+// those after self in name order first (the delegate's successors), then those before it (which
+// it found unreachable, or it would not act), at most maxAlternates. Any machine can answer
+// getTrips for the whole alliance.
+func alternatesOf(entries []machineEntry, self string) []string {
 	var after, before []string
-	for _, e := range m.view.entries() {
+	for _, e := range entries {
 		switch {
-		case e.Name > m.cfg.Name:
+		case e.Name > self:
 			after = append(after, e.URL+sellerPath)
-		case e.Name < m.cfg.Name:
+		case e.Name < self:
 			before = append(before, e.URL+sellerPath)
 		}
 	}
