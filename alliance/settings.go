@@ -129,6 +129,12 @@ func (m *Machine) replicasAt(ctx context.Context, rev int64) (int, error) {
 // followSettings watches the alliance's settings from the revision ensureSettings read them at:
 // when K changes, this machine asks for a new round (every machine does; the rounds they ask for
 // coalesce), which re-places every seller.
+//
+// It watches the one key rather than following a folder with coord.Follow as the view and the
+// catalog do: Follow follows a folder's children, and the settings' folder is the alliance's
+// root, whose listing and watch would carry every booking, hold and round of the alliance to
+// read one value; and Follow starts from a listing of its own, not from the revision this
+// machine's K was read at.
 func (m *Machine) followSettings(ctx context.Context, fromRev int64) {
 	for ev := range m.tree().Watch(ctx, m.keys.settings(), coord.WatchOptions{FromRevision: fromRev + 1}) {
 		var value []byte
