@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
-	"net/http"
-	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/Shopify/toxiproxy/v2"
 	"github.com/Shopify/toxiproxy/v2/toxics"
@@ -28,29 +23,6 @@ var proxyKinds = []string{"http", "peer", "client"}
 // partitionToxics are the two toxics partition puts on each of a machine's proxies: a timeout
 // of 0 drops every byte and never closes, a silent blackhole in each direction.
 var partitionToxics = []string{"partition_upstream", "partition_downstream"}
-
-// machineNet is what the proxy daemon says about one process behind proxies, a machine or
-// the search server (GET /ctl/machines).
-type machineNet struct {
-	Name        string     `json:"name"`
-	Partitioned bool       `json:"partitioned"`
-	Proxies     []proxyNet `json:"proxies"`
-}
-
-// proxyNet is one of a machine's proxies.
-type proxyNet struct {
-	Name     string   `json:"name"`     // toxiproxy's name, e.g. m2-peer
-	Kind     string   `json:"kind"`     // http, peer or client
-	Listen   string   `json:"listen"`   // the advertised address (the gate)
-	Upstream string   `json:"upstream"` // the machine's own listening address
-	Toxics   []string `json:"toxics"`   // names of the toxics on it
-}
-
-// proxySpec asks the daemon for a machine's proxies (PUT /ctl/machines/{name}).
-type proxySpec struct {
-	Advertise Ports `json:"advertise"` // where the gates listen
-	Upstream  Ports `json:"upstream"`  // the machine's listening addresses
-}
 
 // proxyDaemon runs every process's proxies in one process: per proxy a gate on the advertised
 // address in front of a toxiproxy proxy that forwards to the process.
@@ -217,102 +189,6 @@ func (d *proxyDaemon) close() {
 	}
 	d.cut.heal()
 	_ = d.tox.Collection.Clear()
-}
-
-// routes is the control API: /ctl/... for alliancectl, and toxiproxy's own HTTP API for any
-// other toxic (latency, bandwidth, ...: `toxiproxy-cli -h ADDR`).
-func (d *proxyDaemon) routes() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.HandleFunc("GET /ctl/machines", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, d.status())
-	})
-	mux.HandleFunc("PUT /ctl/machines/{name}", func(w http.ResponseWriter, r *http.Request) {
-		var spec proxySpec
-		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&spec); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "body: " + err.Error()})
-			return
-		}
-		if err := d.add(r.PathValue("name"), spec); err != nil {
-			writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
-			return
-		}
-		writeJSON(w, http.StatusOK, d.status())
-	})
-	mux.HandleFunc("POST /ctl/partition/{name}", func(w http.ResponseWriter, r *http.Request) {
-		if err := d.partition(r.PathValue("name")); err != nil {
-			code := http.StatusInternalServerError
-			if errors.Is(err, errNoProxies) {
-				code = http.StatusNotFound
-			}
-			writeJSON(w, code, map[string]string{"error": err.Error()})
-			return
-		}
-		writeJSON(w, http.StatusOK, d.status())
-	})
-	mux.HandleFunc("POST /ctl/heal", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string][]string{"healed": d.heal(r.Context())})
-	})
-	mux.Handle("/", d.tox.Routes())
-	return mux
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// cmdProxyd is the hidden `proxyd` command that `up --proxies` starts: it runs the proxies of
-// every machine recorded in state.json and serves the control API on the address recorded for
-// it, until SIGTERM.
-func cmdProxyd(ctx context.Context, args []string, out io.Writer) error {
-	fs, dir := newFlags("proxyd", "proxyd --dir DIR   (started by up --proxies; not for direct use)", out)
-	if _, err := parse(fs, args, 0, ""); err != nil {
-		return err
-	}
-	s, abs, err := openState(*dir)
-	if err != nil {
-		return err
-	}
-	me := s.proxyd()
-	if me == nil {
-		return fmt.Errorf("%s records no proxy daemon (up --proxies starts one)", abs)
-	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(s.LogLevel)}))
-	d := newProxyDaemon(abs, log)
-	defer d.close()
-	for _, p := range s.Procs {
-		if p.Advertise == nil {
-			continue
-		}
-		if err := d.add(p.Name, proxySpec{Advertise: *p.Advertise, Upstream: p.Ports}); err != nil {
-			return err
-		}
-	}
-	ln, err := net.Listen("tcp", me.Ports.Listen)
-	if err != nil {
-		return fmt.Errorf("control API: %w", err)
-	}
-	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	log.Info("proxy daemon ready", "api", "http://"+me.Ports.Listen, "machines", len(d.machines))
-	<-ctx.Done()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(sctx)
-	log.Info("proxy daemon stopped")
-	return nil
-}
-
-func logLevel(s string) slog.Level {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(s)); err != nil {
-		return slog.LevelInfo
-	}
-	return l
 }
 
 // errNoProxies says a machine has no proxies (it was started without --proxies, or is unknown).
