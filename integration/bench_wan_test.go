@@ -1,0 +1,403 @@
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/search"
+	"flightalliance/soap"
+)
+
+// wanOneWay is the delay of every link in each direction: 200 ms round trips, about New York to
+// Tokyo.
+const wanOneWay = 100 * time.Millisecond
+
+// wanAirlineFlags are README's settings for machines 200 ms apart ("Across regions").
+var wanAirlineFlags = []string{"--heartbeat", "200ms", "--election-timeout", "2s", "--session-ttl", "6s",
+	"--hedge-after", "500ms", "--call-timeout", "5s"}
+
+// wanSearchFlags are README's settings for a search server 200 ms from the delegates.
+var wanSearchFlags = []string{"--hedge-delay", "800ms"}
+
+// BenchmarkAcrossContinents is issue 24's alliance across continents: three machines of one
+// alliance (secure, two copies of every seller) and a search server, every link between them
+// 200 ms round trip — etcd's peer traffic, the SOAP calls between machines, the search server's
+// calls to the delegate and the delegate's registrations each go through a proxy of the machine
+// (or search server) called, which delays both directions by 100 ms. A machine's etcd client
+// talks to its own member, and the client sits beside the search server. The machines run with
+// README's settings for such links (wanAirlineFlags), the search server with its own.
+//
+// It reports, in round trips measured on the same kind of proxy (a one-byte TCP echo, rtt-ms):
+// the p50 of a search through the search server for a query the delegate has not cached (cold)
+// and of the same search again (warm); the p50 of a booking through the search server's REST API
+// (what clients do), to a delegate whose etcd member follows (the leadership is moved off it if
+// it leads), and of one sent straight to the machine whose member leads (SOAP reserve: the
+// shortest path a booking has); the raft elections (the term's increase) and the sessions lost
+// while nothing failed — both 0 when the timers fit the link. Then it kills the machine whose
+// member leads (not the delegate) with SIGKILL under a steady load of searches, each for a query
+// not asked before (a cached answer would hide the kill), and reports the answers that came back
+// incomplete (0 expected: every seller has a second copy), the elections, the other machines'
+// sessions lost and the time to a settled placement. Timings are reported, never asserted. One
+// fixed workload, about a minute:
+//
+//	go test -run '^$' -bench AcrossContinents -benchtime=1x ./integration/
+func BenchmarkAcrossContinents(b *testing.B) {
+	const coldQueries, bookings = 10, 10
+	dir := b.TempDir()
+	base, _ := startSearch(b, dir, wanSearchFlags...)
+	a := prepareAlliance(b, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
+		allianceOpts{net: true, extra: wanAirlineFlags})
+	a.search = []string{"https://" + a.net.proxy("search", strings.TrimPrefix(base, "https://"))}
+	echo := a.net.echoProxy("echo")
+	a.net.delayAll(wanOneWay)
+
+	started := time.Now()
+	for _, n := range a.order {
+		a.start(n)
+	}
+	a.waitSettled(3 * time.Minute)
+	readyQueries, want := a.readyQueries(base, 3)
+	b.Logf("alliance settled and answering through the search server %v after the start", time.Since(started).Round(time.Millisecond))
+
+	b.ResetTimer()
+	rtts := roundTrips(b, echo, 20)
+	rtt := rtts[len(rtts)/2]
+	inRTT := func(d time.Duration) float64 { return float64(d) / float64(rtt) }
+	b.Logf("round trip through a proxy: p50 %v (min %v, max %v)", rtt, rtts[0], rtts[len(rtts)-1])
+
+	// Most bookings reach a delegate whose etcd member follows (with three machines, two times in
+	// three): make it so here, so that the figure does not depend on who won the first election.
+	delegate := a.delegate()
+	a.moveEtcdLeaderOff(delegate)
+	quiet := a.wanSnapshot()
+
+	// Searches: each query cold (the delegate asks the holders), then warm (its cache answers).
+	queries := busyQueries(a.activeData(), len(readyQueries)+coldQueries+200)[len(readyQueries):]
+	for _, q := range queries {
+		want[q.String()] = referenceAcross([]map[string][]flight.Flight{a.activeData()}, q, 30*time.Minute)
+	}
+	hedged, alternates := a.hedgeCounts(base, delegate)
+	var cold, warm []time.Duration
+	for _, q := range queries[:coldQueries] {
+		cold = append(cold, timedSearch(b, base, q, want[q.String()]))
+		warm = append(warm, timedSearch(b, base, q, want[q.String()]))
+	}
+	hedgedAfter, alternatesAfter := a.hedgeCounts(base, delegate)
+	slices.Sort(cold)
+	slices.Sort(warm)
+	b.Logf("searches: cold %v, warm %v; the delegate hedged %v sellers, the search server asked %v alternates",
+		cold, warm, hedgedAfter-hedged, alternatesAfter-alternates)
+
+	// Bookings of one seat on distinct flights, each with a key of its own: through the search
+	// server (to the delegate, whose member follows), then straight to the machine whose etcd
+	// member leads.
+	flights := wanBookingFlights(a.activeData(), 2*bookings+2)
+	if len(flights) < 2*bookings+2 {
+		b.Fatalf("%d flights to book, want %d", len(flights), 2*bookings+2)
+	}
+	api := newBookingAPI(base)
+	leader := quiet.leader
+	direct := soap.NewSellerClient(a.machines[leader].scheme+a.machines[leader].soapProxy+"/Services/SellerService",
+		soap.ClientOptions{Timeout: 30 * time.Second, HTTPClient: httpClient})
+	restBook := func(f flight.Flight) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		start := time.Now()
+		ans := api.bookUntilDefinite(ctx, newKey("wan"), oneLeg(f, 1))
+		if ans.status != http.StatusCreated {
+			return 0, fmt.Errorf("REST booking of %s %s: %v", f.Seller, f.Number, ans)
+		}
+		return time.Since(start), nil
+	}
+	directBook := func(f flight.Flight) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		start := time.Now()
+		resp, err := direct.Reserve(ctx, soap.ReserveRequest{Alliance: a.name, Seats: 1, RequestID: newKey("wan-direct"),
+			Legs: []soap.LegRef{{Seller: f.Seller, Flight: f.Number}}})
+		if err != nil || !resp.Created {
+			return 0, fmt.Errorf("reserve of %s %s on %s: %+v, %v", f.Seller, f.Number, leader, resp, err)
+		}
+		return time.Since(start), nil
+	}
+	// The first of each opens its connections and fetches the WSDL: not counted.
+	for i, book := range []func(flight.Flight) (time.Duration, error){restBook, directBook} {
+		if _, err := book(flights[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var viaSearch, toLeader []time.Duration
+	for i := range bookings {
+		if d, err := restBook(flights[2+2*i]); err != nil {
+			b.Error(err)
+		} else {
+			viaSearch = append(viaSearch, d)
+		}
+		if d, err := directBook(flights[3+2*i]); err != nil {
+			b.Error(err)
+		} else {
+			toLeader = append(toLeader, d)
+		}
+	}
+	slices.Sort(viaSearch)
+	slices.Sort(toLeader)
+	b.Logf("bookings through the search server (delegate %s): %v", delegate, viaSearch)
+	b.Logf("bookings straight to %s, whose etcd member leads: %v", leader, toLeader)
+	calm := a.wanSnapshot()
+
+	// A kill under a steady load of searches never asked before.
+	loadQueries := queries[coldQueries:]
+	load := startSteadyLoad(base, loadQueries, want, 200*time.Millisecond)
+	eventually(b, 30*time.Second, "searches under way before the kill", func() error {
+		if n := len(load.since(time.Time{})); n < 10 {
+			return fmt.Errorf("%d answers so far", n)
+		}
+		return nil
+	})
+	// The victim is the machine whose etcd member leads (not the delegate, see above): its death
+	// also costs the alliance an election, which must cost no search and no other session.
+	victim := calm.leader
+	killed := time.Now()
+	a.kill(victim)
+	settled := a.waitSettled(2 * time.Minute)
+	after := time.Now()
+	eventually(b, 30*time.Second, "searches after the placement settled", func() error {
+		if n := len(load.since(after)); n < 10 {
+			return fmt.Errorf("%d answers since", n)
+		}
+		return nil
+	})
+	load.finish()
+	answers := load.since(killed)
+	counts, loadP50, loadP99, bad := summarize(answers)
+	if len(answers) > len(loadQueries) {
+		b.Logf("the load ran out of new queries: %d searches for %d queries, some answered from the cache", len(answers), len(loadQueries))
+	}
+	b.Logf("kill -9 %s (the etcd leader): placement settled %v later; %d searches since the kill: %d complete, %d incomplete, %d wrong, %d failed; p50 %v, p99 %v; %v",
+		victim, settled.Round(time.Millisecond), len(answers), counts[answerComplete], counts[answerIncomplete],
+		counts[answerWrong], counts[answerError], loadP50, loadP99, bad)
+	if counts[answerWrong] > 0 {
+		b.Errorf("%d answers differ from the reference after the kill: %v", counts[answerWrong], bad)
+	}
+	killedState := a.wanSnapshot()
+	b.StopTimer()
+
+	lost, lostOnKill := 0, 0
+	for n, s := range quiet.sessions {
+		if calm.sessions[n] != s {
+			lost++
+			b.Logf("%s lost its session while nothing failed: lease %s, then %q", n, s, calm.sessions[n])
+		}
+		if n != victim && killedState.sessions[n] != calm.sessions[n] {
+			lostOnKill++
+			b.Logf("%s lost its session when %s was killed: lease %s, then %q", n, victim, calm.sessions[n], killedState.sessions[n])
+		}
+	}
+	var slow []string
+	for _, n := range a.order {
+		if log, err := os.ReadFile(a.machines[n].proc.log); err == nil {
+			slow = append(slow, fmt.Sprintf("%s %d", n, bytes.Count(log, []byte("apply request took too long"))))
+		}
+	}
+	b.Logf("etcd's \"apply request took too long\" warnings (a linearizable request waits a round trip): %s", strings.Join(slow, ", "))
+	b.Logf("raft term %d at the start, %d before the kill, %d after it (leader %s, then %s, then %s)",
+		quiet.term, calm.term, killedState.term, quiet.leader, calm.leader, killedState.leader)
+
+	b.ReportMetric(float64(rtt.Microseconds())/1000, "rtt-ms")
+	b.ReportMetric(inRTT(cold[len(cold)/2]), "search-cold-rtt")
+	b.ReportMetric(inRTT(warm[len(warm)/2]), "search-warm-rtt")
+	if len(viaSearch) > 0 {
+		b.ReportMetric(inRTT(viaSearch[len(viaSearch)/2]), "booking-p50-rtt")
+	}
+	if len(toLeader) > 0 {
+		b.ReportMetric(inRTT(toLeader[len(toLeader)/2]), "booking-leader-p50-rtt")
+	}
+	b.ReportMetric(float64(counts[answerIncomplete]), "incomplete-on-kill")
+	b.ReportMetric(float64(counts[answerError]), "failed-on-kill")
+	b.ReportMetric(inRTT(loadP50), "search-on-kill-p50-rtt")
+	b.ReportMetric(settled.Seconds(), "kill-settled-s")
+	b.ReportMetric(float64(calm.term-quiet.term), "elections-quiet")
+	b.ReportMetric(float64(lost), "sessions-lost-quiet")
+	b.ReportMetric(float64(killedState.term-calm.term), "elections-on-kill")
+	b.ReportMetric(float64(lostOnKill), "sessions-lost-on-kill")
+	b.ReportMetric(hedgedAfter-hedged, "delegate-hedges")
+	b.ReportMetric(alternatesAfter-alternates, "search-alternates")
+}
+
+// timedSearch sends one search through the search server and returns how long it took; an
+// answer that is not complete and equal to the reference fails the benchmark.
+func timedSearch(b *testing.B, base string, q query, want []string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var ans search.Answer
+	start := time.Now()
+	err := getJSON(ctx, searchURL(base, q), &ans)
+	took := time.Since(start)
+	switch {
+	case err != nil:
+		b.Fatalf("search %v: %v", q, err)
+	case !ans.Complete:
+		b.Fatalf("search %v: incomplete: %+v", q, ans.Alliances)
+	case !slices.Equal(renderedTrips(ans), want):
+		b.Fatalf("search %v: %d trips, the reference has %d", q, len(ans.Trips), len(want))
+	}
+	return took
+}
+
+// wanBookingFlights are n flights of the test date with seats for sale, the sellers taken in
+// turn, so that a booking finds its flight on the machine it reaches as often as a client's would.
+func wanBookingFlights(data map[string][]flight.Flight, n int) []flight.Flight {
+	sellers := slices.Sorted(maps.Keys(data))
+	bySeller := map[string][]flight.Flight{}
+	for _, s := range sellers {
+		for _, f := range data[s] {
+			if flight.DateOf(f.Departure) == testDate && f.Seats > 0 && len(bySeller[s]) < n {
+				bySeller[s] = append(bySeller[s], f)
+			}
+		}
+	}
+	var out []flight.Flight
+	for i := 0; len(out) < n && i < n*len(sellers); i++ {
+		if s := bySeller[sellers[i%len(sellers)]]; i/len(sellers) < len(s) {
+			out = append(out, s[i/len(sellers)])
+		}
+	}
+	return out
+}
+
+// wanState is what the benchmark compares before and after each part: the raft term (it grows
+// with every election), the etcd leader, and every live machine's session.
+type wanState struct {
+	term     uint64
+	leader   string
+	sessions map[string]string
+}
+
+func (a *testAlliance) wanSnapshot() wanState {
+	a.t.Helper()
+	st := wanState{sessions: map[string]string{}}
+	cli := a.etcd()
+	defer cli.Close()
+	for _, n := range a.live() {
+		m := a.machines[n]
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		resp, err := cli.Status(ctx, m.scheme+m.client)
+		cancel()
+		if err != nil {
+			a.t.Fatalf("etcd status of %s: %v", n, err)
+		}
+		st.term = max(st.term, resp.RaftTerm)
+		s, err := a.status(n)
+		if err != nil {
+			a.t.Fatalf("status of %s: %v", n, err)
+		}
+		st.sessions[n] = s.Session
+		if s.Member != nil && s.Member.IsLeader {
+			st.leader = n
+		}
+	}
+	if st.leader == "" {
+		a.t.Fatalf("no machine's etcd member leads")
+	}
+	return st
+}
+
+// hedgeCounts reads the sellers the delegate has hedged and the alternates the search server has
+// asked so far, from their /metrics.
+func (a *testAlliance) hedgeCounts(base, delegate string) (hedged, alternates float64) {
+	a.t.Helper()
+	return metricSum(a.t, a.machines[delegate].url()+"/metrics", "flightalliance_airline_hedged_sellers_total"),
+		metricSum(a.t, base+"/metrics", "search_alternate_calls_total")
+}
+
+// metricSum is the sum of every sample of a Prometheus metric at url (0 when it has none yet).
+func metricSum(t testing.TB, url, name string) float64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	sum := 0.0
+	lines := bufio.NewScanner(resp.Body)
+	for lines.Scan() {
+		line := lines.Text()
+		if !strings.HasPrefix(line, name) || (len(line) > len(name) && line[len(name)] != ' ' && line[len(name)] != '{') {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", url, line, err)
+		}
+		sum += v
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return sum
+}
+
+// moveEtcdLeaderOff moves the etcd leadership away from machine, if its member leads, to the
+// first other live machine, and waits until the others see the new leader.
+func (a *testAlliance) moveEtcdLeaderOff(machine string) {
+	a.t.Helper()
+	st, err := a.status(machine)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if st.Member == nil || !st.Member.IsLeader {
+		return
+	}
+	to := slices.DeleteFunc(a.live(), func(n string) bool { return n == machine })[0]
+	m := a.machines[machine]
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{m.scheme + m.client}, DialTimeout: 5 * time.Second,
+		TLS: testerTLS, Logger: zap.NewNop()})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	members, err := cli.MemberList(ctx)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	var id uint64
+	for _, mb := range members.Members {
+		if mb.Name == to {
+			id = mb.ID
+		}
+	}
+	if _, err := cli.MoveLeader(ctx, id); err != nil {
+		a.t.Fatalf("moving etcd's leadership from %s to %s: %v", machine, to, err)
+	}
+	eventually(a.t, 30*time.Second, "the etcd leadership on "+to, func() error {
+		for _, n := range a.live() {
+			if st, err := a.status(n); err != nil || st.Member == nil || st.Member.IsLeader != (n == to) {
+				return fmt.Errorf("%s: %+v, %v", n, st.Member, err)
+			}
+		}
+		return nil
+	})
+}
