@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -54,7 +55,8 @@ type Gather[A any] struct {
 	pending    map[string]bool     // keys no answer has covered yet
 	answers    chan Answer[A]
 	seen       func(Answer[A])
-	policy     *Policy // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
+	policy     *Policy        // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
+	calls      sync.WaitGroup // the calls' goroutines: Run waits for them
 	out        Outcome
 }
 
@@ -83,11 +85,12 @@ func New[A any](keys []string, candidates map[string][]string, ask Ask[A]) *Gath
 
 // Run asks until every key is covered or missing, hedging at every tick of ticks (a nil channel
 // never hedges). seen is called, in Run's goroutine, with every answer that came back before Run
-// returns, the losers of a hedge included; it must not block. The calls still in flight when Run
-// returns are cancelled, and their answers dropped.
+// returns, the losers of a hedge included; it must not block. The calls still in flight when the
+// gather is over are cancelled and their answers dropped; Run returns once they have returned.
 func (g *Gather[A]) Run(ctx context.Context, ticks <-chan time.Time, seen func(Answer[A])) Outcome {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // abandons the calls that lost a hedge
+	defer g.calls.Wait() // …for the abandoned calls to return (Ask returns soon after ctx ends)
+	defer cancel()       // abandons the calls that lost a hedge…
 	g.seen = seen
 	g.launch(ctx, g.keys, false)
 	for len(g.pending) > 0 {
@@ -137,7 +140,7 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			g.out.HedgeCalls++
 			g.out.Hedged += len(group)
 		}
-		go func() {
+		g.calls.Go(func() {
 			start := time.Now()
 			value, covered := g.ask(ctx, target, group)
 			took := time.Since(start)
@@ -145,7 +148,7 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 				g.policy.answered(target, took, len(covered) > 0)
 			}
 			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
-		}()
+		})
 	}
 }
 
