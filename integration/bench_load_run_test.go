@@ -1,0 +1,256 @@
+package integration
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// loadRun is the benchmark's alliance, search server and checks.
+type loadRun struct {
+	base       string
+	searchProc *proc
+	alliance   *testAlliance
+	delegate   string
+	queries    []query
+	checks     *loadChecks
+	dials      atomic.Int64 // connections dialed to the search server
+}
+
+// newClient is the load's HTTP client: up to loadWorkers idle connections to the search server,
+// HTTP/1.1 (the search server would otherwise agree on HTTP/2, every client on one connection),
+// its dials counted.
+func (l *loadRun) newClient() *http.Client {
+	t := tuned(testerTransport(), loadWorkers)
+	// testerTLS is shared, and the transports that speak HTTP/2 add "h2" to its NextProtos.
+	t.TLSClientConfig = testerTLS.Clone()
+	t.TLSClientConfig.NextProtos = []string{"http/1.1"}
+	t.ForceAttemptHTTP2 = false
+	t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	host := strings.TrimPrefix(l.base, "https://")
+	dial := t.DialContext
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr == host {
+			l.dials.Add(1)
+		}
+		return dial(ctx, network, addr)
+	}
+	return &http.Client{Transport: t, Timeout: 2 * time.Minute}
+}
+
+// warmConns opens the clients' connections (and their TLS sessions) before the first phase.
+func (l *loadRun) warmConns(b *testing.B, client *http.Client) {
+	for round := 0; l.dials.Load() < loadWorkers && round < 20; round++ {
+		var wg sync.WaitGroup
+		for range loadWorkers {
+			wg.Go(func() {
+				resp, err := client.Get(l.base + "/healthz")
+				if err != nil {
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.ProtoMajor != 1 {
+					b.Errorf("the search server answers over %s, want HTTP/1.1", resp.Proto)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	b.Logf("%d connections to the search server opened before the load", l.dials.Load())
+}
+
+// refThroughput is the reference's answers/s: workers goroutines computing each input's answer
+// rounds times.
+func refThroughput(inputs []refQuery, workers, rounds int) float64 {
+	n := len(inputs) * rounds
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range workers {
+		wg.Go(func() {
+			var buf []byte
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= n {
+					return
+				}
+				buf, _ = inputs[k%len(inputs)].answer(buf[:0], false)
+			}
+		})
+	}
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// loadPhase is one pass of the load and what it measured.
+type loadPhase struct {
+	name          string
+	limit         int
+	mu            sync.Mutex
+	lat           []time.Duration
+	wall          time.Duration
+	shed          atomic.Int64
+	noRetryAfter  atomic.Int64
+	errors        int
+	firstErrs     []string
+	wrong         error // the first wrong answer, found after the phase
+	before, after loadSnapshot
+}
+
+func (p *loadPhase) delta(counter string) float64 {
+	return p.after.counters[counter] - p.before.counters[counter]
+}
+
+func (p *loadPhase) quantile(q float64) time.Duration {
+	if len(p.lat) == 0 {
+		return 0
+	}
+	s := slices.Clone(p.lat)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*q))]
+}
+
+func (p *loadPhase) fail(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.errors++
+	if len(p.firstErrs) < 3 {
+		p.firstErrs = append(p.firstErrs, err.Error())
+	}
+}
+
+// describe is the phase's counters and CPU times, for the log.
+func (p *loadPhase) describe() string {
+	d := p.delta
+	tick := func(before, after int64) float64 { return float64(after-before) / clockTicks }
+	return fmt.Sprintf("%s: %d answers in %.2f s, %d shed (%d without Retry-After), %d errors; "+
+		"search server: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f delegate calls, %.0f alternate calls; "+
+		"machines: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f holder calls, %.0f hedged sellers, cache %.0f hits %.0f misses, %.0f shared searches; "+
+		"CPU s: search server %.2f, delegate %.2f, other machines %.2f, this process %.2f; %d new connections to the search server",
+		p.name, len(p.lat), p.wall.Seconds(), p.shed.Load(), p.noRetryAfter.Load(), p.errors,
+		d("search_hedges_sent_total"), d("search_hedges_won_total"), d("search_hedges_refused_total"), d("search_delegate_calls_total"), d("search_alternate_calls_total"),
+		d("flightalliance_airline_hedges_sent_total"), d("flightalliance_airline_hedges_won_total"), d("flightalliance_airline_hedges_refused_total"),
+		d("flightalliance_airline_holder_calls_total"), d("flightalliance_airline_hedged_sellers_total"),
+		d("flightalliance_airline_cache_hits_total"), d("flightalliance_airline_cache_misses_total"), d("flightalliance_airline_shared_searches_total"),
+		tick(p.before.searchCPU, p.after.searchCPU), tick(p.before.delegateCPU, p.after.delegateCPU),
+		tick(p.before.othersCPU, p.after.othersCPU), tick(p.before.clientCPU, p.after.clientCPU),
+		p.after.searchDials-p.before.searchDials)
+}
+
+// run sends n searches (query k%len(queries) for k = 0..n-1, from a shared index) with limit (0:
+// the whole list) from loadWorkers clients in a closed loop; it checks every answer.
+func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n int) *loadPhase {
+	p := &loadPhase{name: name, limit: limit}
+	urls := make([]string, len(l.queries))
+	for i, q := range l.queries {
+		urls[i] = searchURL(l.base, q)
+		if limit > 0 {
+			urls[i] += "&" + url.Values{"limit": {strconv.Itoa(limit)}}.Encode()
+		}
+	}
+	p.before = l.snapshot(b, client)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range loadWorkers {
+		wg.Go(func() {
+			var body []byte
+			var lat []time.Duration
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= n {
+					break
+				}
+				i := k % len(l.queries)
+				var took time.Duration
+				var err error
+				body, took, err = p.get(client, urls[i], body[:0])
+				if err != nil {
+					p.fail(fmt.Errorf("%v limit=%d: %w", l.queries[i], limit, err))
+					continue
+				}
+				lat = append(lat, took)
+				l.checks.see(limit, i, body)
+			}
+			p.mu.Lock()
+			p.lat = append(p.lat, lat...)
+			p.mu.Unlock()
+		})
+	}
+	wg.Wait()
+	p.wall = time.Since(start)
+	p.after = l.snapshot(b, client)
+	p.wrong = l.checks.verify()
+	return p
+}
+
+// get GETs one search into body, retrying after a 503's Retry-After; took is the answered
+// attempt's time.
+func (p *loadPhase) get(client *http.Client, u string, body []byte) ([]byte, time.Duration, error) {
+	for attempt := 0; ; attempt++ {
+		t0 := time.Now()
+		resp, err := client.Get(u)
+		if err != nil {
+			return body, 0, err
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable && attempt < 100 {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			p.shed.Add(1)
+			time.Sleep(p.retryAfter(resp.Header.Get("Retry-After")))
+			continue
+		}
+		body, err = readAll(resp.Body, body)
+		resp.Body.Close()
+		took := time.Since(t0)
+		if err != nil {
+			return body, 0, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return body, 0, fmt.Errorf("%s (after %d 503s): %.200s", resp.Status, attempt, body)
+		}
+		return body, took, nil
+	}
+}
+
+// retryAfter is a Retry-After's wait (seconds or an HTTP date), 1 s when there is none.
+func (p *loadPhase) retryAfter(h string) time.Duration {
+	if s, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return max(0, time.Until(t))
+	}
+	p.noRetryAfter.Add(1)
+	return time.Second
+}
+
+// readAll appends r's bytes to buf, growing it as io.ReadAll does, so that a worker reuses one
+// buffer for all its answers.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
