@@ -31,10 +31,12 @@ type Settings struct {
 // 2 % more requests — and keeps the hedges within a budget so that they cannot amplify a load that
 // already makes every target slow.
 //
-// The budget spares one case: a call whose target has answered nothing at all for Max — paused,
-// cut off, dead — is hedged whatever the budget, since moving away from it adds no load to it,
-// and refusing would leave the key waiting for the call's timeout. A target that is merely slow
-// still answers some calls and stays within the budget. Safe for concurrent use.
+// The budget spares one case: a call whose target has answered nothing at all for longer than
+// Max and than twice its 95th-percentile latency — paused, cut off, dead — is hedged whatever the
+// budget, since moving away from it adds no load to it, and refusing would leave the key waiting
+// for the call's timeout. A target that is merely slow, even one queueing calls for seconds
+// under a load it cannot serve, still answers within twice its recent tail, and stays within
+// the budget. Safe for concurrent use.
 type Policy struct {
 	s      Settings
 	budget *budget
@@ -99,7 +101,7 @@ func (p *Policy) answered(target string, took time.Duration, covered bool) {
 }
 
 // allowHedge decides a hedge away from the calls pending on waitingOn: free when every one of
-// them has answered nothing for Max (or never), else a token of the budget.
+// them is silent, else a token of the budget.
 func (p *Policy) allowHedge(waitingOn []string) bool {
 	if p.silent(waitingOn) {
 		return true
@@ -107,13 +109,20 @@ func (p *Policy) allowHedge(waitingOn []string) bool {
 	return p.budget.hedge()
 }
 
-// silent reports whether none of targets has answered anything for Max.
+// silent reports whether every one of targets has answered nothing for longer than Max and
+// than twice its latency quantile (never answered counts as silent).
 func (p *Policy) silent(targets []string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	since := time.Now().Add(-p.s.Max)
+	now := time.Now()
 	for _, t := range targets {
-		if p.lastAnswer[t].After(since) {
+		quiet := p.s.Max
+		if w := p.latency[t]; w != nil {
+			if q, ok := w.quantile(p.s.Quantile); ok {
+				quiet = max(quiet, 2*q)
+			}
+		}
+		if now.Sub(p.lastAnswer[t]) <= quiet {
 			return false
 		}
 	}

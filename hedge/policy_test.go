@@ -179,3 +179,28 @@ func TestWindowQuantileIsNearestRankOverTheRecentSamples(t *testing.T) {
 		t.Errorf("after %d samples of 1s: p50 %v over %d samples; want 1s over %d", windowSize, q, len(w.samples), windowSize)
 	}
 }
+
+func TestASlowTargetIsNotSilentOnlyAQuietOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPolicy(Settings{Max: 300 * time.Millisecond})
+		for range minSamples {
+			p.answered("slow", 600*time.Millisecond, true) // a tail of 600ms: it queues under load
+			p.answered("fast", 5*time.Millisecond, true)
+		}
+		time.Sleep(time.Second)
+		if p.silent([]string{"slow"}) {
+			t.Errorf("a target whose calls take 600ms is silent after 1s without an answer; want silent only after 1.2s")
+		}
+		if !p.silent([]string{"fast"}) || !p.silent([]string{"never-asked"}) {
+			t.Errorf("a 5ms target quiet for 1s, or one never heard from, is not silent; want silent after Max (300ms)")
+		}
+		time.Sleep(201 * time.Millisecond)
+		if !p.silent([]string{"slow"}) || !p.silent([]string{"slow", "m9"}) {
+			t.Errorf("the slow target after 1.2s without an answer is not silent")
+		}
+		p.answered("fast", 5*time.Millisecond, false)
+		if p.silent([]string{"slow", "fast"}) {
+			t.Errorf("silent although one of the targets waited on has just answered")
+		}
+	})
+}
