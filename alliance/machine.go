@@ -106,7 +106,7 @@ func New(cfg Config) (*Machine, error) {
 		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
 			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges, HolderCalls: m.metrics.holderCalls,
 			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused,
-			SharedComputations: m.metrics.sharedSearch})
+			SharedComputations: m.metrics.sharedSearch, NotModified: m.metrics.notModified})
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ type metrics struct {
 	hedgesWon     prometheus.Counter
 	hedgesRefused prometheus.Counter
 	sharedSearch  prometheus.Counter
+	notModified   prometheus.Counter
 	registrations prometheus.Counter
 	delegate      prometheus.Gauge
 	primaries     prometheus.Gauge
@@ -71,6 +72,8 @@ func newMetrics() *metrics {
 			Help: "Hedged holder calls not made because the hedge budget was spent (a few percent of calls)."}),
 		sharedSearch: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "shared_searches_total",
 			Help: "getTrips answers that waited for the computation another call had started for the same query, instead of gathering again."}),
+		notModified: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "not_modified_total",
+			Help: "getTrips answers that told the caller (IfNoneMatch) its copy is current, without trips."}),
 		registrations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "registrations_total",
 			Help: "Successful registrations with search servers."}),
 		delegate: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Name: "delegate",
@@ -90,7 +93,7 @@ func newMetrics() *metrics {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
 		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

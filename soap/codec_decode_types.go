@@ -25,6 +25,10 @@ func (d *decoder) getTrips(r *GetTripsResponse) {
 			r.MissingSellers = append(r.MissingSellers, d.Text())
 		case "Total":
 			r.Total = d.Int()
+		case "ETag":
+			r.ETag = d.Text()
+		case "NotModified":
+			r.NotModified = d.Bool()
 		default:
 			d.Skip()
 		}

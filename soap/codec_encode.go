@@ -98,7 +98,14 @@ func appendGetTrips(b []byte, r *GetTripsResponse) []byte {
 	}
 	b = xmlcodec.AppendBoolElement(b, "Complete", r.Complete)
 	b = xmlcodec.AppendOmitEmpty(b, "MissingSellers", r.MissingSellers)
-	return xmlcodec.AppendIntElement(b, "Total", r.Total)
+	b = xmlcodec.AppendIntElement(b, "Total", r.Total)
+	if r.ETag != "" {
+		b = xmlcodec.AppendElement(b, "ETag", r.ETag)
+	}
+	if r.NotModified {
+		b = xmlcodec.AppendBoolElement(b, "NotModified", true)
+	}
+	return b
 }
 
 func appendFlights(b []byte, flights []Flight) []byte {

@@ -66,6 +66,10 @@ type GetTripsRequest struct {
 	Nonstop  bool     `xml:"Nonstop,omitempty"`
 	MaxPrice string   `xml:"MaxPrice,omitempty"`
 	Sort     string   `xml:"Sort,omitempty"`
+	// IfNoneMatch is the ETag of an answer to this same request that the caller keeps: when the
+	// answer would be the same, it comes back NotModified, without trips (HTTP's conditional
+	// request, for a caller such as the search server that asks the same query again and again).
+	IfNoneMatch string `xml:"IfNoneMatch,omitempty"`
 }
 
 // GetTripsResponse answers getTrips. Complete is false when some seller of the alliance could
@@ -78,6 +82,12 @@ type GetTripsResponse struct {
 	Complete       bool     `xml:"Complete"`
 	MissingSellers []string `xml:"MissingSellers,omitempty"`
 	Total          int      `xml:"Total"`
+	// ETag names this answer to this request, when the alliance can tell it again: the same ETag
+	// means the same trips, seats left included. Only complete answers have one.
+	ETag string `xml:"ETag,omitempty"`
+	// NotModified says the answer is the one named by the request's IfNoneMatch, and carries no
+	// trips: the caller's copy is current (ETag, Total and Complete are given).
+	NotModified bool `xml:"NotModified,omitempty"`
 }
 
 // RelevantBySrcRequest is IntraClusterService.getRelevantFlightsBySrc: flights departing on Date

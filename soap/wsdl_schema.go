@@ -49,6 +49,7 @@ const sellerSchema = `
             <xsd:element name="Nonstop" type="xsd:boolean" minOccurs="0"/>
             <xsd:element name="MaxPrice" type="xsd:decimal" minOccurs="0"/>
             <xsd:element name="Sort" type="xsd:string" minOccurs="0"/>
+            <xsd:element name="IfNoneMatch" type="xsd:string" minOccurs="0"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
@@ -60,6 +61,8 @@ const sellerSchema = `
             <xsd:element name="Complete" type="xsd:boolean"/>
             <xsd:element name="MissingSellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
             <xsd:element name="Total" type="xsd:int"/>
+            <xsd:element name="ETag" type="xsd:string" minOccurs="0"/>
+            <xsd:element name="NotModified" type="xsd:boolean" minOccurs="0"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>` + bookingSchema

@@ -52,6 +52,15 @@ type Metrics struct {
 	// SharedComputations are getTrips answers that waited for a computation another call had
 	// started for the same query instead of computing it again.
 	SharedComputations prometheus.Counter
+	// NotModified are getTrips answers that told the caller its copy (IfNoneMatch) is current.
+	NotModified prometheus.Counter
+}
+
+// notModified counts an answer that told its caller its copy is current.
+func (m Metrics) notModified() {
+	if m.NotModified != nil {
+		m.NotModified.Inc()
+	}
 }
 
 // shared counts an answer that shared another call's computation.
@@ -68,6 +77,7 @@ type Search struct {
 	seats    *ledger.Seats
 	cache    *answerCache
 	once     singleflight.Group // concurrent computations of one query, shared (computeOnce)
+	etags    etagger            // names complete answers for conditional requests
 	metrics  Metrics
 }
 
@@ -78,7 +88,7 @@ func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) (*
 	if err != nil {
 		return nil, fmt.Errorf("cache-size: %w", err)
 	}
-	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, metrics: metrics}, nil
+	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, metrics: metrics, etags: newEtagger()}, nil
 }
 
 // Purge empties the cache: the alliance's data may have changed (a machine joined, an
@@ -112,13 +122,24 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		}
 		list, missing = c.list, c.missing
 	}
-	page, total := list.page(ctl, s.cfg.Alliance, s.cache.enabled() && len(missing) == 0)
-	resp := &soap.GetTripsResponse{
-		Alliance:       s.cfg.Alliance,
-		Trips:          withSeatsLeft(page, s.seats),
-		Complete:       len(missing) == 0,
-		MissingSellers: missing,
-		Total:          total,
+	var resp *soap.GetTripsResponse
+	if len(missing) == 0 && req.IfNoneMatch != "" && req.IfNoneMatch == s.etags.etag(req, gen, s.seats.Version()) {
+		// The caller's copy is this answer: the same list, the same seats left, the same page.
+		resp = &soap.GetTripsResponse{Alliance: s.cfg.Alliance, Complete: true, ETag: req.IfNoneMatch, NotModified: true}
+		s.metrics.notModified()
+	} else {
+		page, total := list.page(ctl, s.cfg.Alliance, s.cache.enabled() && len(missing) == 0)
+		trips, seatsVersion := withSeatsLeft(page, s.seats)
+		resp = &soap.GetTripsResponse{
+			Alliance:       s.cfg.Alliance,
+			Trips:          trips,
+			Complete:       len(missing) == 0,
+			MissingSellers: missing,
+			Total:          total,
+		}
+		if resp.Complete {
+			resp.ETag = s.etags.etag(req, gen, seatsVersion)
+		}
 	}
 	result := "miss"
 	if hit {

@@ -76,16 +76,18 @@ func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
 }
 
 // withSeatsLeft returns trips with each leg's Seats turned from the seats for sale into the seats
-// left now, as seats has them. The trips may be shared by other answers: they are copied, not
-// changed.
-func withSeatsLeft(trips []soap.Trip, seats *ledger.Seats) []soap.Trip {
+// left now, as seats has them, and the version of the seat counters read. The trips may be
+// shared by other answers: they are copied, not changed.
+func withSeatsLeft(trips []soap.Trip, seats *ledger.Seats) ([]soap.Trip, uint64) {
 	out := make([]soap.Trip, len(trips))
 	n := 0
 	for _, t := range trips {
 		n += len(t.Legs)
 	}
 	legs := make([]soap.Leg, 0, n)
-	seats.Reading(func(booked func(flight.Key) int) {
+	var version uint64
+	seats.Reading(func(booked func(flight.Key) int, v uint64) {
+		version = v
 		for i, t := range trips {
 			first := len(legs)
 			for _, l := range t.Legs {
@@ -97,5 +99,5 @@ func withSeatsLeft(trips []soap.Trip, seats *ledger.Seats) []soap.Trip {
 			out[i] = soap.Trip{Price: t.Price, Legs: legs[first:len(legs):len(legs)]}
 		}
 	})
-	return out
+	return out, version
 }

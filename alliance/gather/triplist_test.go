@@ -60,7 +60,7 @@ func TestTripListPage(t *testing.T) {
 		wantWire := toWireTrips(want, "star")
 		for _, cached := range []bool{true, false} {
 			page, total := list.page(ctl, "star", cached)
-			got := withSeatsLeft(page, seats)
+			got, _ := withSeatsLeft(page, seats)
 			if total != wantTotal || !reflect.DeepEqual(got, wantWire) {
 				t.Fatalf("cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, got, wantWire)
 			}

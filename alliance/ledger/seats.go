@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"flightalliance/alliance/booking"
 	"flightalliance/alliance/flight"
@@ -18,11 +19,19 @@ import (
 type Seats struct {
 	dir    string
 	mirror *coord.Mirror[map[flight.Key]int]
+	// version counts the events folded into the copy (changed under the mirror's lock): one
+	// version, one state of the counters, so an answer can say which seats left it showed.
+	version atomic.Uint64
 }
 
 // NewSeats returns an empty copy of alliance's counters; Follow fills it.
 func NewSeats(alliance string) *Seats {
-	return &Seats{dir: newKeys(alliance).seats(), mirror: coord.NewMirror(map[flight.Key]int{}, foldSeat)}
+	s := &Seats{dir: newKeys(alliance).seats()}
+	s.mirror = coord.NewMirror(map[flight.Key]int{}, func(booked *map[flight.Key]int, ev coord.Event) func() {
+		s.version.Add(1)
+		return foldSeat(booked, ev)
+	})
+	return s
 }
 
 // Follow keeps the copy until ctx ends.
@@ -74,9 +83,12 @@ func (s *Seats) Left(seller, number string, capacity int) (left int) {
 func (s *Seats) Listed() bool { return s.mirror.Listed() }
 
 // Reading runs f with a lookup of the seats booked on a flight, all from one state of the copy
-// (for filling many legs at once); f must not call back into s.
-func (s *Seats) Reading(f func(booked func(flight.Key) int)) {
+// (for filling many legs at once), and that state's version; f must not call back into s.
+func (s *Seats) Reading(f func(booked func(flight.Key) int, version uint64)) {
 	s.mirror.Read(func(booked *map[flight.Key]int) {
-		f(func(k flight.Key) int { return (*booked)[k] })
+		f(func(k flight.Key) int { return (*booked)[k] }, s.version.Load())
 	})
 }
+
+// Version is the version of the copy's current state: the same version, the same counters.
+func (s *Seats) Version() uint64 { return s.version.Load() }
