@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -188,18 +189,27 @@ var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooledBuffer is the largest buffer kept for reuse; larger ones are left to the collector.
 const maxPooledBuffer = 8 << 20
 
-// writeAnswer writes a 200 search answer, as writeJSON would write Merge's answer.
-func writeAnswer(w http.ResponseWriter, m *merged) {
+// writeAnswer writes a 200 search answer, as writeJSON would write Merge's answer; keep, when
+// not nil, is given a copy of the bytes written.
+func writeAnswer(w http.ResponseWriter, m *merged, keep func([]byte)) {
 	bp := answerBuffers.Get().(*[]byte)
 	b := m.appendJSON((*bp)[:0])
 	b = append(b, '\n')
+	writeJSONBytes(w, b)
+	if keep != nil {
+		keep(bytes.Clone(b)) // before the buffer goes back to the pool
+	}
+	if cap(b) <= maxPooledBuffer {
+		*bp = b
+		answerBuffers.Put(bp)
+	}
+}
+
+// writeJSONBytes answers 200 with an encoded answer.
+func writeJSONBytes(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
-	if cap(b) <= maxPooledBuffer {
-		*bp = b
-		answerBuffers.Put(bp)
-	}
 }

@@ -94,7 +94,7 @@ func TestAppendJSONOfARealAnswer(t *testing.T) {
 	for range 2 { // the second time with a buffer of the pool
 		rec := httptest.NewRecorder()
 		m := merge(tlvJFK, answers)
-		writeAnswer(rec, &m)
+		writeAnswer(rec, &m, nil)
 		again := httptest.NewRecorder()
 		writeJSON(again, http.StatusOK, a)
 		if !bytes.Equal(rec.Body.Bytes(), again.Body.Bytes()) || !reflect.DeepEqual(rec.Header(), again.Header()) || rec.Code != again.Code {

@@ -16,7 +16,7 @@ import (
 // does not change a delegate's response.
 func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (any, error) {
-		return s.askAlliance(context.WithoutCancel(ctx), reg, req)
+		return s.askConditional(context.WithoutCancel(ctx), reg, req)
 	})
 	select {
 	case r := <-ch:

@@ -35,14 +35,30 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	answers := s.fanOut(r.Context(), q, regs)
+	key, keep := "", false
+	if s.conditional != nil {
+		key, keep = answerKey(q, answers)
+	}
+	if keep {
+		if b, ok := s.conditional.answers.Get(key); ok {
+			s.metrics.keptAnswers.Inc()
+			writeJSONBytes(w, b)
+			return
+		}
+	}
 	m := merge(q, answers)
 	for i, st := range m.ans.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
 		if st.Error != "" && answers[i].Err == nil {
 			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))
+			keep = false
 		}
 	}
-	writeAnswer(w, &m)
+	var kept func([]byte)
+	if keep {
+		kept = func(b []byte) { s.conditional.answers.Add(key, b) }
+	}
+	writeAnswer(w, &m, kept)
 }
 
 // known returns every known registration, stale ones included, and lets go of the clients of

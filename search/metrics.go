@@ -22,6 +22,10 @@ type metrics struct {
 	sharedCalls *prometheus.CounterVec
 	// refused counts searches refused with 503 because none could start within the queue timeout.
 	refused prometheus.Counter
+	// notModified counts alliances' answers that said the kept answer is current (by alliance);
+	// keptAnswers the searches answered with a kept merged answer.
+	notModified *prometheus.CounterVec
+	keptAnswers prometheus.Counter
 	// bookingRequests counts the answers to booking requests (reserve, get, cancel, confirm, seats).
 	bookingRequests *prometheus.CounterVec // op, code
 }
@@ -66,7 +70,11 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 	m.sharedCalls = perAlliance("search_shared_calls_total", "Searches that shared another search's call to the same alliance for the same request instead of asking again.")
 	m.refused = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_refused_total",
 		Help: "Searches refused with 503 and Retry-After because they could not start within --queue-timeout (--max-searches were being answered)."})
+	m.notModified = perAlliance("search_not_modified_total", "Answers of an alliance that said the answer this server kept is current (a conditional getTrips with IfNoneMatch), so no trips were sent.")
+	m.keptAnswers = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_kept_answers_total",
+		Help: "Searches answered with a merged answer kept from before, every alliance having said its part is current."})
 	m.reg.MustRegister(
+		m.notModified, m.keptAnswers,
 		m.sharedCalls, m.refused,
 		m.delegateCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
 		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls, m.bookingRequests,

@@ -27,6 +27,7 @@ type Config struct {
 	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
 	MaxSearches     int           // searches answered at once; default 256
 	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
+	AnswerCache     int           // answers kept to ask for again conditionally (and merged answers); default 64, -1 none
 	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
 	Dial            DialFunc      // the client of a delegate URI; default SOAPDialTLS(DelegateTimeout, DelegateTLS)
@@ -57,7 +58,9 @@ type Server struct {
 	hedge   *hedge.Policy      // when to ask an alliance's next alternate, learnt from every delegate's latency
 	asks    singleflight.Group // calls to alliances in flight, shared by equal searches (askOnce)
 	admit   *admission         // searches answered at once
-	handler http.Handler
+	// conditional keeps answers to ask for again with their ETag (nil: AnswerCache 0)
+	conditional *conditional
+	handler     http.Handler
 }
 
 // New validates cfg, fills in defaults and builds the server's routes.
@@ -83,9 +86,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.QueueTimeout == 0 {
 		cfg.QueueTimeout = time.Second
 	}
+	if cfg.AnswerCache == 0 {
+		cfg.AnswerCache = 64
+	}
 	switch {
 	case cfg.MaxSearches < 0:
 		return nil, fmt.Errorf("%w: MaxSearches %d is negative", ErrInvalidConfig, cfg.MaxSearches)
+	case cfg.AnswerCache < -1:
+		return nil, fmt.Errorf("%w: AnswerCache %d, want -1 (none) or more", ErrInvalidConfig, cfg.AnswerCache)
 	case cfg.QueueTimeout < 0:
 		return nil, fmt.Errorf("%w: QueueTimeout %s is negative", ErrInvalidConfig, cfg.QueueTimeout)
 	case cfg.RegistrationTTL < 0:
@@ -116,6 +124,11 @@ func New(cfg Config) (*Server, error) {
 		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay}),
 		admit:   newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
 	}
+	conditional, err := newConditional(max(cfg.AnswerCache, 0))
+	if err != nil {
+		return nil, err
+	}
+	s.conditional = conditional
 	s.metrics = newMetrics(s.reg.Counts)
 	s.handler = s.routes()
 	return s, nil

@@ -38,6 +38,7 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--hedge-delay", "0s"}, "--hedge-delay"},
 		{[]string{"--max-searches", "0"}, "--max-searches"},
 		{[]string{"--queue-timeout", "-1s"}, "--queue-timeout"},
+		{[]string{"--answer-cache", "-1"}, "--answer-cache"},
 		{[]string{"--shutdown-timeout", "0"}, "--shutdown-timeout"},
 		{[]string{"--log-level", "loud"}, "--log-level"},
 		{[]string{"--nope"}, "-nope"},
