@@ -16,7 +16,7 @@ import (
 // does not change a delegate's response.
 func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (any, error) {
-		return s.askConditional(context.WithoutCancel(ctx), reg, req)
+		return s.askAlliance(context.WithoutCancel(ctx), reg, req)
 	})
 	select {
 	case r := <-ch:
@@ -33,5 +33,5 @@ func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTrip
 // requestKey is req in a canonical form: equal requests, equal keys.
 func requestKey(req soap.GetTripsRequest) string {
 	return strings.Join([]string{req.Src, req.Dst, req.Date, strings.Join(req.Sellers, ","),
-		strconv.Itoa(req.MaxTrips), strconv.FormatBool(req.Nonstop), req.MaxPrice, req.Sort}, "\x00")
+		strconv.Itoa(req.MaxTrips), strconv.FormatBool(req.Nonstop), req.MaxPrice, req.Sort, req.IfNoneMatch}, "\x00")
 }

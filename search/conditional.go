@@ -2,80 +2,129 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
-	"flightalliance/soap"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
-// Conditional searches. The search server keeps the last complete answer of each alliance to
-// each request (copies) and asks again with its ETag: an alliance whose answer did not change
-// says NotModified and sends no trips, and the kept answer is used. When every alliance's answer
-// is a kept one, the merged JSON answer is too (encoded): a repeated search then costs each
-// alliance a short SOAP exchange and the search server the copy of bytes onto the wire — no
-// answer encoded, decoded, merged or encoded again. A kept answer is only ever used on the
-// alliance's word that it is current (its ETag names the list, the seats left and the page).
+// Conditional searches. The search server keeps the JSON of recent complete answers with the
+// ETag each alliance gave its part, and asks the alliances again with those ETags: an alliance
+// whose answer did not change says NotModified and sends no trips. When every alliance says so,
+// the kept JSON is the answer — a repeated search costs each alliance a short SOAP exchange and
+// the search server the copy of bytes onto the wire, nothing encoded, decoded or merged again.
+// When only some do, they are asked once more in full (the kept JSON cannot be cut into
+// alliances). A kept answer is only ever used on every alliance's word that its part is current
+// (an ETag names the list, the seats left and the page).
+//
+// The cache holds encoded answers up to a budget of bytes (a whole answer of 2,700 trips is
+// about 900 KiB), the least recently used evicted first.
 type conditional struct {
-	copies  *lru.Cache[string, *soap.GetTripsResponse] // alliance + request → its last complete answer
-	answers *lru.Cache[string, []byte]                 // query + every alliance's ETag → the answer's JSON
+	budget int64
+
+	mu      sync.Mutex // guards size and answers
+	size    int64
+	answers *simplelru.LRU[string, keptAnswer] // query → its last complete answer
 }
 
-// newConditional keeps size answers of each kind; 0 keeps none (every search asks in full).
-func newConditional(size int) (*conditional, error) {
-	if size == 0 {
+// keptAnswer is a search's encoded answer and the ETag of every alliance's part of it.
+type keptAnswer struct {
+	etags map[string]string // alliance → the ETag of its part
+	json  []byte
+}
+
+// newConditional keeps up to budget bytes of answers; a budget ≤ 0 keeps none.
+func newConditional(budget int64) (*conditional, error) {
+	if budget <= 0 {
 		return nil, nil
 	}
-	copies, err := lru.New[string, *soap.GetTripsResponse](size)
+	c := &conditional{budget: budget}
+	answers, err := simplelru.NewLRU(1<<20, func(_ string, a keptAnswer) { c.size -= int64(len(a.json)) })
 	if err != nil {
 		return nil, err
 	}
-	answers, err := lru.New[string, []byte](size)
-	if err != nil {
-		return nil, err
-	}
-	return &conditional{copies: copies, answers: answers}, nil
+	c.answers = answers
+	return c, nil
 }
 
-// askConditional asks an alliance for req with the ETag of the answer kept for it, if any, and
-// returns the kept answer when the alliance says it is current; a new complete answer with an
-// ETag is kept instead.
-func (s *Server) askConditional(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
-	c := s.conditional
+// kept returns the answer kept for a query, if any (a nil c keeps nothing).
+func (c *conditional) kept(key string) (keptAnswer, bool) {
 	if c == nil {
-		return s.askAlliance(ctx, reg, req)
+		return keptAnswer{}, false
 	}
-	key := reg.Name + "\x00" + requestKey(req)
-	kept, ok := c.copies.Get(key)
-	if ok {
-		req.IfNoneMatch = kept.ETag
-	}
-	resp, err := s.askAlliance(ctx, reg, req)
-	switch {
-	case err != nil:
-		return nil, err
-	case resp.NotModified && ok && resp.ETag == kept.ETag:
-		s.metrics.notModified.WithLabelValues(reg.Name).Inc()
-		return kept, nil
-	case resp.NotModified:
-		c.copies.Remove(key)
-		s.countError(reg.Name, reg.URI, reasonMalformed, fmt.Errorf("NotModified for ETag %q, not the one asked about", resp.ETag))
-		return nil, fmt.Errorf("malformed answer: NotModified for ETag %q, not the one asked about", resp.ETag)
-	case resp.Complete && resp.ETag != "":
-		c.copies.Add(key, resp)
-	}
-	return resp, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.answers.Get(key)
 }
 
-// answerKey names the merged answer to q made of answers, when every one of them is a complete
-// answer with an ETag (only those can be told current again); ok is false otherwise.
-func answerKey(q Query, answers []DelegateAnswer) (key string, ok bool) {
-	key = requestKey(q.tripsRequest()) + fmt.Sprintf("\x00%d\x00%d", q.Limit, q.Offset)
-	for _, a := range answers {
-		if a.Err != nil || a.Resp == nil || !a.Resp.Complete || a.Resp.ETag == "" {
-			return "", false
-		}
-		key += "\x00" + a.Alliance + "\x00" + a.Resp.ETag
+// keep keeps a query's answer, evicting the least recently used beyond the budget.
+func (c *conditional) keep(key string, a keptAnswer) {
+	if c == nil || int64(len(a.json)) > c.budget {
+		return
 	}
-	return key, true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.answers.Remove(key) // an answer replaced is taken off the size (Add would not call back)
+	c.answers.Add(key, a)
+	c.size += int64(len(a.json))
+	for c.size > c.budget {
+		c.answers.RemoveOldest()
+	}
+}
+
+// queryKey names a search's answer: the request every alliance is asked, and the page.
+func queryKey(q Query) string {
+	return requestKey(q.tripsRequest()) + fmt.Sprintf("\x00%d\x00%d", q.Limit, q.Offset)
+}
+
+// current reports whether every alliance said its part of kept is current; a NotModified
+// naming an ETag other than the one asked about makes that alliance's answer an error.
+func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
+	all := found && len(answers) == len(kept.etags)
+	for i, a := range answers {
+		if a.Err != nil || a.Resp == nil || !a.Resp.NotModified {
+			all = false
+			continue
+		}
+		if want, ok := kept.etags[a.Alliance]; !ok || a.Resp.ETag != want {
+			answers[i] = DelegateAnswer{Alliance: a.Alliance, Err: fmt.Errorf(
+				"malformed answer: NotModified for ETag %q, not the one asked about", a.Resp.ETag)}
+			all = false
+		}
+	}
+	return all
+}
+
+// toKeep is what to keep of a search's answers: every alliance's ETag when every one of them
+// gave a complete answer with one; ok is false otherwise.
+func toKeep(answers []DelegateAnswer) (etags map[string]string, ok bool) {
+	etags = make(map[string]string, len(answers))
+	for _, a := range answers {
+		if a.Err != nil || a.Resp == nil || !a.Resp.Complete || a.Resp.ETag == "" || a.Resp.NotModified {
+			return nil, false
+		}
+		etags[a.Alliance] = a.Resp.ETag
+	}
+	return etags, true
+}
+
+// inFull asks again, without an ETag, the alliances whose answer was NotModified: the kept
+// answer could not be used as a whole, and its parts cannot be cut out of it. An alliance that
+// answers NotModified to a request without an ETag gets an error: an answer without trips is
+// never merged as if it had none.
+func (s *Server) inFull(ctx context.Context, q Query, regs []Registration, answers []DelegateAnswer) {
+	var wg sync.WaitGroup
+	for i, a := range answers {
+		if a.Err == nil && a.Resp != nil && a.Resp.NotModified {
+			wg.Go(func() {
+				resp, err := s.askOnce(ctx, regs[i], q.tripsRequest())
+				if err == nil && resp.NotModified {
+					resp, err = nil, errors.New("malformed answer: NotModified to a request without an ETag")
+				}
+				answers[i] = DelegateAnswer{Alliance: a.Alliance, Resp: resp, Err: err}
+			})
+		}
+	}
+	wg.Wait()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -50,7 +51,7 @@ func (s *Server) searchBody(t *testing.T, q string) (int, string) {
 	return rec.Code, rec.Body.String()
 }
 
-func newEtagServer(t *testing.T, d *etagDelegate, answerCache int) *Server {
+func newEtagServer(t *testing.T, d *etagDelegate, answerCache int64) *Server {
 	s, err := New(Config{Dial: func(string) (Delegate, error) { return d, nil }, AnswerCache: answerCache})
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +102,59 @@ func TestWithoutAnswerCacheNothingIsAskedConditionally(t *testing.T) {
 	s.searchBody(t, query)
 	if d.asked[1] != "" {
 		t.Errorf("with AnswerCache -1 the second search asked IfNoneMatch %q; want nothing kept", d.asked[1])
+	}
+}
+
+func TestWhenOneAllianceChangedTheOthersAreAskedInFull(t *testing.T) {
+	star, sky := &etagDelegate{}, &etagDelegate{}
+	star.set(starTrips, "s1")
+	sky.set(skyTrips, "k1")
+	dial := func(uri string) (Delegate, error) {
+		if strings.Contains(uri, "sky") {
+			return sky, nil
+		}
+		return star, nil
+	}
+	s, err := New(Config{Dial: dial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Registry().Register("star", "http://star.example/soap")
+	s.Registry().Register("sky", "http://sky.example/soap")
+	_, first := s.searchBody(t, query)
+	changed := skyTrips
+	changed.Trips = changed.Trips[:0] // sky's flight is gone
+	sky.set(changed, "k2")
+	_, second := s.searchBody(t, query)
+	if second == first || strings.Contains(second, "AF300") || !strings.Contains(second, "LY001") {
+		t.Errorf("after sky's answer changed, the search answered %s; want star's trips without AF300", second)
+	}
+	if got := star.asked; len(got) != 3 || got[1] != "s1" || got[2] != "" {
+		t.Errorf("star was asked with IfNoneMatch %q; want \"\", s1 (NotModified), then in full", got)
+	}
+}
+
+func TestKeptAnswersStayWithinTheirBudget(t *testing.T) {
+	c, err := newConditional(250)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		c.keep(strconv.Itoa(i), keptAnswer{json: make([]byte, 100)})
+	}
+	if _, ok := c.kept("2"); ok || c.size != 200 {
+		t.Errorf("after five answers of 100 bytes in a 250-byte budget: %d bytes kept, the third still kept %v; want the last two", c.size, ok)
+	}
+	if _, ok := c.kept("4"); !ok {
+		t.Errorf("the newest answer was evicted")
+	}
+	c.keep("4", keptAnswer{json: make([]byte, 50)}) // replaced
+	if c.size != 150 {
+		t.Errorf("after an answer of 100 bytes was replaced by one of 50: %d bytes, want 150", c.size)
+	}
+	c.keep("big", keptAnswer{json: make([]byte, 300)})
+	if _, ok := c.kept("big"); ok || c.size != 150 {
+		t.Errorf("an answer larger than the budget was kept (size %d)", c.size)
 	}
 }
 

@@ -24,8 +24,9 @@ const (
 
 // fanOut asks every registered alliance at once, each within DelegateTimeout, and returns one
 // answer per registration (in the order of regs) once all have answered or timed out. A stale
-// alliance is not asked: its answer is the error saying since when it is silent.
-func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []DelegateAnswer {
+// alliance is not asked: its answer is the error saying since when it is silent. An alliance
+// with an ETag in etags is asked with it (IfNoneMatch), and may answer NotModified.
+func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration, etags map[string]string) []DelegateAnswer {
 	start := time.Now()
 	defer func() { s.metrics.fanoutSeconds.Observe(time.Since(start).Seconds()) }()
 
@@ -40,6 +41,8 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration) []Del
 			continue
 		}
 		wg.Go(func() {
+			req := req
+			req.IfNoneMatch = etags[reg.Name]
 			resp, err := s.askOnce(ctx, reg, req)
 			out[i] = DelegateAnswer{Alliance: reg.Name, Resp: resp, Err: err}
 		})

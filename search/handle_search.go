@@ -34,18 +34,21 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	answers := s.fanOut(r.Context(), q, regs)
-	key, keep := "", false
-	if s.conditional != nil {
-		key, keep = answerKey(q, answers)
-	}
-	if keep {
-		if b, ok := s.conditional.answers.Get(key); ok {
-			s.metrics.keptAnswers.Inc()
-			writeJSONBytes(w, b)
-			return
+	key := queryKey(q)
+	kept, found := s.conditional.kept(key)
+	answers := s.fanOut(r.Context(), q, regs, kept.etags)
+	for _, a := range answers {
+		if a.Err == nil && a.Resp != nil && a.Resp.NotModified {
+			s.metrics.notModified.WithLabelValues(a.Alliance).Inc()
 		}
 	}
+	if current(kept, found, answers) {
+		s.metrics.keptAnswers.Inc()
+		writeJSONBytes(w, kept.json)
+		return
+	}
+	s.inFull(r.Context(), q, regs, answers)
+	etags, keep := toKeep(answers)
 	m := merge(q, answers)
 	for i, st := range m.ans.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
@@ -54,11 +57,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			keep = false
 		}
 	}
-	var kept func([]byte)
+	var keepJSON func([]byte)
 	if keep {
-		kept = func(b []byte) { s.conditional.answers.Add(key, b) }
+		keepJSON = func(b []byte) { s.conditional.keep(key, keptAnswer{etags: etags, json: b}) }
 	}
-	writeAnswer(w, &m, kept)
+	writeAnswer(w, &m, keepJSON)
 }
 
 // known returns every known registration, stale ones included, and lets go of the clients of
