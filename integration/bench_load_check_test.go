@@ -129,11 +129,13 @@ func (c *loadChecks) verify() error {
 // machines. Absent ones count 0.
 var (
 	loadSearchCounters = []string{"search_hedges_sent_total", "search_hedges_won_total", "search_hedges_refused_total",
-		"search_delegate_calls_total", "search_alternate_calls_total"}
+		"search_delegate_calls_total", "search_alternate_calls_total", "search_not_modified_total", "search_kept_answers_total",
+		"search_shared_calls_total"}
 	loadMachineCounters = []string{"flightalliance_airline_hedges_sent_total", "flightalliance_airline_hedges_won_total",
 		"flightalliance_airline_hedges_refused_total", "flightalliance_airline_holder_calls_total",
 		"flightalliance_airline_hedged_sellers_total", "flightalliance_airline_cache_hits_total",
-		"flightalliance_airline_cache_misses_total", "flightalliance_airline_shared_searches_total"}
+		"flightalliance_airline_cache_misses_total", "flightalliance_airline_shared_searches_total",
+		"flightalliance_airline_not_modified_total"}
 )
 
 // loadSnapshot is every counter above (labelled series summed) and the CPU time of every process.

@@ -12,7 +12,7 @@ import (
 
 // searchMetrics reads the sums and counts of the search server's histograms from /metrics, by
 // series name; a labelled series is written name{labels}_sum and name{labels}_count.
-func searchMetrics(b *testing.B, client *http.Client, base string) map[string]float64 {
+func searchMetrics(b testing.TB, client *http.Client, base string) map[string]float64 {
 	resp, err := client.Get(base + "/metrics")
 	if err != nil {
 		b.Fatal(err)
