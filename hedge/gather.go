@@ -57,6 +57,7 @@ type Gather[A any] struct {
 	seen       func(Answer[A])
 	policy     *Policy        // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
 	calls      sync.WaitGroup // the calls' goroutines: Run waits for them
+	class      string         // the kind of calls, whose latencies the policy learns apart (Class)
 	out        Outcome
 }
 
@@ -145,7 +146,7 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			value, covered := g.ask(ctx, target, group)
 			took := time.Since(start)
 			if g.policy != nil && ctx.Err() == nil { // the target answered, rather than the call being abandoned
-				g.policy.answered(target, took, len(covered) > 0)
+				g.policy.answered(target, g.class, took, len(covered) > 0)
 			}
 			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
 		})
@@ -163,11 +164,20 @@ func (g *Gather[A]) allow(keys []string, hedged bool) bool {
 		for _, k := range keys {
 			waitingOn = append(waitingOn, g.candidates[k][g.next[k]-1])
 		}
-		return g.policy.allowHedge(waitingOn)
+		return g.policy.allowHedge(waitingOn, g.class)
 	default:
 		g.policy.budget.call()
 		return true
 	}
+}
+
+// Class names the kind of calls g makes, when one caller makes calls of very different sizes to
+// the same targets (a page of 20 trips and a whole list of thousands): a Policy learns the
+// latencies of each class apart, so that the small calls do not make the large ones look slow.
+// It returns g.
+func (g *Gather[A]) Class(class string) *Gather[A] {
+	g.class = class
+	return g
 }
 
 // firstTargets are the targets the first calls go to.

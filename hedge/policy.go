@@ -42,7 +42,7 @@ type Policy struct {
 	budget *budget
 
 	mu         sync.Mutex
-	latency    map[string]*window   // target → its recent latencies (calls that covered a key)
+	latency    map[string]*window   // target and class → recent latencies (calls that covered a key)
 	lastAnswer map[string]time.Time // target → when it last answered any call
 }
 
@@ -67,12 +67,12 @@ func NewPolicy(s Settings) *Policy {
 		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}}
 }
 
-// Delay is how long a call to target may take before it is hedged: its latencies' quantile,
-// within [Min, Max]; Max while too few calls to it have been seen.
-func (p *Policy) Delay(target string) time.Duration {
+// Delay is how long a call of class to target may take before it is hedged: the quantile of the
+// latencies of such calls, within [Min, Max]; Max while too few have been seen.
+func (p *Policy) Delay(target, class string) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	w := p.latency[target]
+	w := p.latency[target+"\x00"+class]
 	if w == nil {
 		return p.s.Max
 	}
@@ -85,39 +85,40 @@ func (p *Policy) Delay(target string) time.Duration {
 
 // answered records that target answered a call after took; covered says whether the answer
 // covered a key (only those are latencies of the work asked: a refusal is quick).
-func (p *Policy) answered(target string, took time.Duration, covered bool) {
+func (p *Policy) answered(target, class string, took time.Duration, covered bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastAnswer[target] = time.Now()
 	if !covered {
 		return
 	}
-	w := p.latency[target]
+	key := target + "\x00" + class
+	w := p.latency[key]
 	if w == nil {
 		w = &window{}
-		p.latency[target] = w
+		p.latency[key] = w
 	}
 	w.add(took)
 }
 
-// allowHedge decides a hedge away from the calls pending on waitingOn: free when every one of
-// them is silent, else a token of the budget.
-func (p *Policy) allowHedge(waitingOn []string) bool {
-	if p.silent(waitingOn) {
+// allowHedge decides a hedge away from calls of class pending on waitingOn: free when every one
+// of them is silent, else a token of the budget.
+func (p *Policy) allowHedge(waitingOn []string, class string) bool {
+	if p.silent(waitingOn, class) {
 		return true
 	}
 	return p.budget.hedge()
 }
 
 // silent reports whether every one of targets has answered nothing for longer than Max and
-// than twice its latency quantile (never answered counts as silent).
-func (p *Policy) silent(targets []string) bool {
+// than twice the latency quantile of its calls of class (never answered counts as silent).
+func (p *Policy) silent(targets []string, class string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
 	for _, t := range targets {
 		quiet := p.s.Max
-		if w := p.latency[t]; w != nil {
+		if w := p.latency[t+"\x00"+class]; w != nil {
 			if q, ok := w.quantile(p.s.Quantile); ok {
 				quiet = max(quiet, 2*q)
 			}
@@ -131,8 +132,9 @@ func (p *Policy) silent(targets []string) bool {
 
 // Hedge runs g under p: a tick when the slowest of the first targets asked has taken its Delay,
 // and again after every further such delay; every hedge needs p's consent, and every answer
-// teaches p about its target. A nil p, or one with Max ≤ 0, never hedges. seen and the outcome are as for Run. (It is a method of the gather rather than of the
-// Policy because Go methods cannot take type parameters.)
+// teaches p about its target. A nil p, or one with Max ≤ 0, never hedges. seen and the outcome
+// are as for Run. (It is a method of the gather rather than of the Policy because Go methods
+// cannot take type parameters.)
 func (g *Gather[A]) Hedge(ctx context.Context, p *Policy, seen func(Answer[A])) Outcome {
 	if p == nil || p.s.Max <= 0 {
 		return g.Run(ctx, nil, seen)
@@ -140,7 +142,7 @@ func (g *Gather[A]) Hedge(ctx context.Context, p *Policy, seen func(Answer[A])) 
 	g.policy = p
 	delay := p.s.Min
 	for _, target := range g.firstTargets() {
-		delay = max(delay, p.Delay(target))
+		delay = max(delay, p.Delay(target, g.class))
 	}
 	ticker := time.NewTicker(delay)
 	defer ticker.Stop()

@@ -70,7 +70,7 @@ func TestPolicyLearnsEachTargetsLatency(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := NewPolicy(Settings{Max: time.Second})
 		ask := slowHolder(map[string]time.Duration{"m1": 20 * time.Millisecond, "m2": 200 * time.Millisecond})
-		if d := p.Delay("m1"); d != time.Second {
+		if d := p.Delay("m1", ""); d != time.Second {
 			t.Fatalf("delay of an unknown target %v, want Max", d)
 		}
 		for i := range minSamples {
@@ -81,10 +81,10 @@ func TestPolicyLearnsEachTargetsLatency(t *testing.T) {
 				}
 			}
 		}
-		if d := p.Delay("m1"); d != 100*time.Millisecond {
+		if d := p.Delay("m1", ""); d != 100*time.Millisecond {
 			t.Errorf("m1 answers in 20ms: delay %v, want Min (Max/10 = 100ms)", d)
 		}
-		if d := p.Delay("m2"); d != 200*time.Millisecond {
+		if d := p.Delay("m2", ""); d != 200*time.Millisecond {
 			t.Errorf("m2 answers in 200ms: delay %v, want its 95th percentile, 200ms", d)
 		}
 		// Now a call to m1 that hangs is hedged at m1's delay, not at Max.
@@ -104,7 +104,7 @@ func TestPolicyBudgetRefusesHedgesAwayFromASlowTargetButNotFromASilentOne(t *tes
 		// 16 calls in 20ms just now, so it is hedged after Min, 100ms.
 		p := NewPolicy(Settings{Max: time.Second, Burst: 1, Floor: 1e-9, Ratio: 1e-9})
 		for range minSamples {
-			p.answered("m1", 20*time.Millisecond, true)
+			p.answered("m1", "", 20*time.Millisecond, true)
 		}
 		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
 		cands := map[string][]string{"LY": {"m1", "m2"}}
@@ -184,23 +184,41 @@ func TestASlowTargetIsNotSilentOnlyAQuietOne(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := NewPolicy(Settings{Max: 300 * time.Millisecond})
 		for range minSamples {
-			p.answered("slow", 600*time.Millisecond, true) // a tail of 600ms: it queues under load
-			p.answered("fast", 5*time.Millisecond, true)
+			p.answered("slow", "", 600*time.Millisecond, true) // a tail of 600ms: it queues under load
+			p.answered("fast", "", 5*time.Millisecond, true)
 		}
 		time.Sleep(time.Second)
-		if p.silent([]string{"slow"}) {
+		if p.silent([]string{"slow"}, "") {
 			t.Errorf("a target whose calls take 600ms is silent after 1s without an answer; want silent only after 1.2s")
 		}
-		if !p.silent([]string{"fast"}) || !p.silent([]string{"never-asked"}) {
+		if !p.silent([]string{"fast"}, "") || !p.silent([]string{"never-asked"}, "") {
 			t.Errorf("a 5ms target quiet for 1s, or one never heard from, is not silent; want silent after Max (300ms)")
 		}
 		time.Sleep(201 * time.Millisecond)
-		if !p.silent([]string{"slow"}) || !p.silent([]string{"slow", "m9"}) {
+		if !p.silent([]string{"slow"}, "") || !p.silent([]string{"slow", "m9"}, "") {
 			t.Errorf("the slow target after 1.2s without an answer is not silent")
 		}
-		p.answered("fast", 5*time.Millisecond, false)
-		if p.silent([]string{"slow", "fast"}) {
+		p.answered("fast", "", 5*time.Millisecond, false)
+		if p.silent([]string{"slow", "fast"}, "") {
 			t.Errorf("silent although one of the targets waited on has just answered")
+		}
+	})
+}
+
+func TestPolicyLearnsEachClassApart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPolicy(Settings{Max: time.Second})
+		for range minSamples {
+			p.answered("d", "page", 5*time.Millisecond, true)
+			p.answered("d", "whole", 500*time.Millisecond, true)
+		}
+		if page, whole := p.Delay("d", "page"), p.Delay("d", "whole"); page != 100*time.Millisecond || whole != 500*time.Millisecond {
+			t.Errorf("delays: page %v, whole %v; want Min (100ms) and the whole lists' 500ms", page, whole)
+		}
+		time.Sleep(600 * time.Millisecond)
+		if !p.silent([]string{"d"}, "page") || p.silent([]string{"d"}, "whole") {
+			t.Errorf("600ms after the last answer: silent for a page %v, for a whole list %v; want true, false (1s = 2 × 500ms)",
+				p.silent([]string{"d"}, "page"), p.silent([]string{"d"}, "whole"))
 		}
 	})
 }

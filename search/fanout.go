@@ -78,7 +78,11 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 		return delegateReply{resp, err}, nil
 	}
 	var r allianceReplies
-	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask)
+	class := "page" // pages and whole lists differ in size a hundredfold: their latencies are learnt apart
+	if req.MaxTrips == 0 {
+		class = "whole"
+	}
+	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask).Class(class)
 	o := g.Hedge(ctx, s.hedge, r.see)
 	for _, c := range []struct {
 		counter *prometheus.CounterVec
