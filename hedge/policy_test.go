@@ -210,14 +210,14 @@ func TestPolicyLearnsEachClassApart(t *testing.T) {
 		p := NewPolicy(Settings{Max: time.Second})
 		for range minSamples {
 			p.answered("d", "page", 5*time.Millisecond, true)
-			p.answered("d", "whole", 500*time.Millisecond, true)
+			p.answered("d", "whole", 800*time.Millisecond, true)
 		}
-		if page, whole := p.Delay("d", "page"), p.Delay("d", "whole"); page != 100*time.Millisecond || whole != 500*time.Millisecond {
-			t.Errorf("delays: page %v, whole %v; want Min (100ms) and the whole lists' 500ms", page, whole)
+		if page, whole := p.Delay("d", "page"), p.Delay("d", "whole"); page != 100*time.Millisecond || whole != 800*time.Millisecond {
+			t.Errorf("delays: page %v, whole %v; want Min (100ms) and the whole lists' 800ms", page, whole)
 		}
-		time.Sleep(600 * time.Millisecond)
+		time.Sleep(1100 * time.Millisecond)
 		if !p.silent([]string{"d"}, "page") || p.silent([]string{"d"}, "whole") {
-			t.Errorf("600ms after the last answer: silent for a page %v, for a whole list %v; want true, false (1s = 2 × 500ms)",
+			t.Errorf("1.1s after the last answer: silent for a page %v, for a whole list %v; want true (after Max, 1s), false (after 2 × 800ms)",
 				p.silent([]string{"d"}, "page"), p.silent([]string{"d"}, "whole"))
 		}
 	})
