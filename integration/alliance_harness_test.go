@@ -25,6 +25,7 @@ type machine struct {
 	dataDir string
 	extra   []string
 	scheme  string // "http://", or "https://" in a secure alliance
+	pprof   string // where it serves runtime profiles (--pprof), when allianceOpts.pprof
 	proc    *proc
 	down    bool // stopped on purpose by the test
 	paused  bool // SIGSTOPped by the test
@@ -89,6 +90,8 @@ type allianceOpts struct {
 	// zones puts machines in zones (name → zone): each gets --zone, and every machine of the
 	// bootstrap the whole list as --peer-zones. Machines not named are zones of their own.
 	zones map[string]string
+	// pprof gives every machine --pprof on a free address of its own (machine.pprof).
+	pprof bool
 }
 
 // newAlliance generates one seller file per seller and starts one machine per entry of
@@ -153,7 +156,13 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		if z, ok := opts.zones[n]; ok {
 			extra = append(extra, "--zone", z, "--peer-zones", strings.Join(zones, ","))
 		}
+		var pprof string
+		if opts.pprof {
+			pprof = freeAddr(t)
+			extra = append(extra, "--pprof", pprof)
+		}
 		m := a.newMachine(n, sellersOf[n], extra)
+		m.pprof = pprof
 		peers = append(peers, n+"="+m.scheme+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")

@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"slices"
 	"sync"
 
 	"flightalliance/alliance/flight"
@@ -77,27 +78,33 @@ func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
 
 // withSeatsLeft returns trips with each leg's Seats turned from the seats for sale into the seats
 // left now, as seats has them, and the version of the seat counters read. The trips may be
-// shared by other answers: they are copied, not changed.
+// shared by other answers: a trip with a booked leg is copied, never changed; one without is
+// handed on as it is (most are: a whole answer's thousands of legs are not copied each time).
 func withSeatsLeft(trips []soap.Trip, seats *ledger.Seats) ([]soap.Trip, uint64) {
 	out := make([]soap.Trip, len(trips))
-	n := 0
-	for _, t := range trips {
-		n += len(t.Legs)
-	}
-	legs := make([]soap.Leg, 0, n)
 	var version uint64
 	seats.Reading(func(booked func(flight.Key) int, v uint64) {
 		version = v
 		for i, t := range trips {
-			first := len(legs)
-			for _, l := range t.Legs {
-				if b := booked(flight.Key{Seller: l.Seller, Number: l.Flight}); b > 0 {
-					l.Seats = max(0, l.Seats-b)
+			out[i] = t
+			for j, l := range t.Legs {
+				if booked(flight.Key{Seller: l.Seller, Number: l.Flight}) > 0 {
+					out[i] = soap.Trip{Price: t.Price, Legs: seatsLeft(t.Legs, j, booked)}
+					break
 				}
-				legs = append(legs, l)
 			}
-			out[i] = soap.Trip{Price: t.Price, Legs: legs[first:len(legs):len(legs)]}
 		}
 	})
 	return out, version
+}
+
+// seatsLeft copies legs, the first booked one at from, with the seats booked taken off.
+func seatsLeft(legs []soap.Leg, from int, booked func(flight.Key) int) []soap.Leg {
+	out := slices.Clone(legs)
+	for j := from; j < len(out); j++ {
+		if b := booked(flight.Key{Seller: out[j].Seller, Number: out[j].Flight}); b > 0 {
+			out[j].Seats = max(0, out[j].Seats-b)
+		}
+	}
+	return out
 }

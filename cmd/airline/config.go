@@ -33,7 +33,8 @@ type config struct {
 	maxVoters                      int
 	minConnection                  time.Duration
 	callTimeout, hedgeAfter        time.Duration
-	cacheSize                      int // 0 disables the cache
+	cacheSize                      int    // 0 disables the cache
+	pprof                          string // --pprof: where to serve runtime profiles ("": nowhere)
 	startTimeout                   time.Duration
 	forceNewCluster                bool
 	logLevel                       slog.Level
@@ -97,6 +98,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.DurationVar(&c.startTimeout, "etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.pprof, "pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/: CPU, heap, goroutines), apart from --listen; off by default — bind it to a loopback or management address")
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open")
 	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
 	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")

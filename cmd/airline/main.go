@@ -19,6 +19,7 @@ import (
 
 	"flightalliance/alliance"
 	"flightalliance/coord"
+	"flightalliance/internal/profiling"
 )
 
 func main() {
@@ -51,6 +52,14 @@ func run(args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "airline: %v\n", err)
 		return 1
+	}
+	if c.pprof != "" {
+		stop, err := profiling.Start(c.pprof, logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "airline: --pprof: %v\n", err)
+			return 1
+		}
+		defer stop()
 	}
 	return serve(m, logger)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"flightalliance/internal/pki"
+	"flightalliance/internal/profiling"
 	"flightalliance/search"
 )
 
@@ -36,7 +37,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 256] [--booking-timeout 10s] [--log-level info]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 256] [--booking-timeout 10s] [--log-level info] [--pprof ADDR]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -51,6 +52,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	pprofAddr := fs.String("pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/), apart from --listen; off by default — bind it to a loopback or management address")
 	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments), mode 0600; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
 	var tlsFiles pki.Files
 	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
@@ -133,6 +135,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		log.Error("cannot listen", "flag", "--listen", "addr", *listen, "err", err)
 		return exitFailure
+	}
+	if *pprofAddr != "" {
+		stop, err := profiling.Start(*pprofAddr, log)
+		if err != nil {
+			log.Error("cannot serve profiles", "flag", "--pprof", "addr", *pprofAddr, "err", err)
+			return exitFailure
+		}
+		defer stop()
 	}
 	if err := srv.Serve(ctx, l); err != nil {
 		log.Error("search server stopped", "err", err)
