@@ -19,7 +19,8 @@ type Settings struct {
 	// call in twenty is hedged when the targets are as fast as they were).
 	Quantile float64
 	// Ratio is the hedges allowed per call that is not a hedge (default 0.05), Floor the hedges
-	// allowed a second whatever the traffic (default 5), Burst the most saved up (default 10).
+	// allowed a second whatever the traffic (default 1), Burst the most saved up (default 5). A
+	// silent target is hedged away from without any of them.
 	Ratio, Floor, Burst float64
 }
 
@@ -58,10 +59,10 @@ func NewPolicy(s Settings) *Policy {
 		s.Ratio = 0.05
 	}
 	if s.Floor <= 0 {
-		s.Floor = 5
+		s.Floor = 1
 	}
 	if s.Burst < 1 {
-		s.Burst = 10
+		s.Burst = 5
 	}
 	return &Policy{s: s, budget: newBudget(s.Ratio, s.Floor, s.Burst),
 		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}}
