@@ -3,6 +3,7 @@ package gather
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
@@ -19,21 +20,33 @@ type tripList struct {
 	trips []trip.Trip
 	once  sync.Once
 	wire  []soap.Trip
+	made  atomic.Bool // wire is made (once has run)
 }
 
 func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips} }
 
 // wireForm is the SOAP form of every trip, made once.
 func (l *tripList) wireForm(alliance string) []soap.Trip {
-	l.once.Do(func() { l.wire = toWireTrips(l.trips, alliance) })
+	l.once.Do(func() {
+		l.wire = toWireTrips(l.trips, alliance)
+		l.made.Store(true)
+	})
 	return l.wire
 }
 
+// wireless reports whether the SOAP form is not made yet.
+func (l *tripList) wireless() bool { return !l.made.Load() }
+
+// smallPage is the most trips a page converts by itself rather than through the list's cached
+// SOAP form: a cold search for the first page of a 2,700-trip list need not format all of them.
+const smallPage = 100
+
 // page returns the trips the controls pick, in their SOAP form, and the count of the whole
-// filtered list. A list that will serve one answer only (not cached) converts just the page.
+// filtered list. A list that will serve one answer only (not cached), or a small page of a list
+// whose SOAP form is not made yet, converts just the page.
 func (l *tripList) page(ctl controls, alliance string, cached bool) (page []soap.Trip, total int) {
 	idx, total := trip.SelectIndex(l.trips, ctl.filter, ctl.order, ctl.max)
-	if !cached {
+	if !cached || (l.wireless() && ctl.max > 0 && ctl.max <= smallPage) {
 		if idx == nil {
 			return toWireTrips(l.trips[:min(len(l.trips), total, maxOr(ctl.max, total))], alliance), total
 		}
