@@ -102,7 +102,7 @@ func tripID(legs []flight.Flight) string {
 	return strings.Join(parts, ">")
 }
 
-// toWire is a trip as a delegate sends it (alliance/gettrips.go's wire form).
+// toWire is a trip as a delegate sends it (alliance/gather/triplist.go's wire form).
 func toWire(t airtrip.Trip, alliance string) soap.Trip {
 	w := soap.Trip{Price: t.Price.String()}
 	for _, f := range t.Legs {

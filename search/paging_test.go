@@ -17,7 +17,7 @@ import (
 	"flightalliance/soap"
 )
 
-// selecting is a delegate that answers getTrips as the airline does (alliance/gettrips.go): its
+// selecting is a delegate that answers getTrips as the airline does (alliance/gather/search.go): its
 // trips filtered, sorted and cut by the request's controls with the airline's own trip package,
 // Total counting the filtered list. It records the requests it got.
 type selecting struct {
