@@ -1,0 +1,132 @@
+package main
+
+import (
+	"cmp"
+	"crypto/tls"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"flightalliance/internal/pki"
+	"flightalliance/search"
+)
+
+// config is what the command line asks for: the server's Config (without its logger), where to
+// listen and to serve profiles, and the log level.
+type config struct {
+	server search.Config
+	listen string
+	pprof  string // "": no profiles served
+	level  slog.Level
+}
+
+// usage is a command line refused: the flag (or "") and why.
+type usage struct {
+	flag string
+	err  error
+}
+
+func (u usage) Error() string { return u.err.Error() }
+
+// parseConfig reads the command line. It returns flag.ErrHelp for -h, a usage naming the flag for
+// a value refused, or an error the flag package has already reported.
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	bad := func(flagName string, err error) (config, error) { return config{}, usage{flagName, err} }
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 256] [--booking-timeout 10s] [--log-level info] [--pprof ADDR]")
+		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
+		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
+		fs.PrintDefaults()
+	}
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
+	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
+	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of asking one alliance (its delegate, then its alternates)")
+	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "the longest a delegate may take before its next registered alternate is asked too; sooner, at the delegate's 95th-percentile latency, once it is known (at least a tenth of this); hedges beyond 5% of calls are refused unless the delegate has answered nothing for this long")
+	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
+	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
+	answerCache := fs.Int64("answer-cache", 256, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; 0 keeps none")
+	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
+	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	pprofAddr := fs.String("pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/), apart from --listen; off by default — bind it to a loopback or management address")
+	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments), mode 0600; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
+	var tlsFiles pki.Files
+	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
+	fs.StringVar(&tlsFiles.KeyFile, "tls-key", "", "private key (PEM) of --tls-cert")
+	fs.StringVar(&tlsFiles.CAFile, "tls-ca", "", "CA (PEM) that verifies the https delegates this server calls, to which it presents --tls-cert; REST clients need no certificate")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+
+	var lvl slog.Level
+	switch {
+	case fs.NArg() > 0:
+		return bad("", fmt.Errorf("unexpected argument %q (every input is a flag)", fs.Arg(0)))
+	case lvl.UnmarshalText([]byte(*level)) != nil:
+		return bad("--log-level", fmt.Errorf("%q is not one of debug, info, warn, error", *level))
+	case *ttl <= 0:
+		return bad("--registration-ttl", fmt.Errorf("%s, want a positive duration", *ttl))
+	case *delegateTimeout <= 0:
+		return bad("--delegate-timeout", fmt.Errorf("%s, want a positive duration", *delegateTimeout))
+	case *hedgeDelay <= 0:
+		return bad("--hedge-delay", fmt.Errorf("%s, want a positive duration", *hedgeDelay))
+	case *maxSearches <= 0:
+		return bad("--max-searches", fmt.Errorf("%d, want 1 or more", *maxSearches))
+	case *answerCache < 0:
+		return bad("--answer-cache", fmt.Errorf("%d, want 0 (none) or more", *answerCache))
+	case *queueTimeout <= 0:
+		return bad("--queue-timeout", fmt.Errorf("%s, want a positive duration", *queueTimeout))
+	case *bookingTimeout <= 0:
+		return bad("--booking-timeout", fmt.Errorf("%s, want a positive duration", *bookingTimeout))
+	case *shutdownTimeout <= 0:
+		return bad("--shutdown-timeout", fmt.Errorf("%s, want a positive duration", *shutdownTimeout))
+	}
+	if _, _, err := net.SplitHostPort(*listen); err != nil {
+		return bad("--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
+	}
+	var trust *search.Trust
+	if *trustFile != "" {
+		var err error
+		if trust, err = search.LoadTrust(*trustFile); err != nil {
+			return bad("--trust", err)
+		}
+	}
+	var serverTLS, delegateTLS *tls.Config
+	if err := tlsFiles.Check(); err != nil {
+		return bad("", fmt.Errorf("--%v", err))
+	}
+	if tlsFiles.Enabled() {
+		var err error
+		// REST clients are not asked for certificates; the CA verifies the delegates called.
+		if serverTLS, err = tlsFiles.Server(false); err != nil {
+			return bad("", fmt.Errorf("--%v", err))
+		}
+		if delegateTLS, err = tlsFiles.Client(); err != nil {
+			return bad("", fmt.Errorf("--%v", err))
+		}
+	}
+
+	return config{
+		server: search.Config{
+			RegistrationTTL: *ttl,
+			DelegateTimeout: *delegateTimeout,
+			HedgeDelay:      *hedgeDelay,
+			MaxSearches:     *maxSearches,
+			QueueTimeout:    *queueTimeout,
+			AnswerCache:     cmp.Or(*answerCache<<20, -1), // the flag's 0 is the Config's -1 (none)
+			BookingTimeout:  *bookingTimeout,
+			ShutdownTimeout: *shutdownTimeout,
+			Trust:           trust,
+			TLS:             serverTLS,
+			DelegateTLS:     delegateTLS,
+		},
+		listen: *listen,
+		pprof:  *pprofAddr,
+		level:  lvl,
+	}, nil
+}
