@@ -82,7 +82,7 @@ func allCalls(b *testing.B, client *http.Client, base string, queries []query, l
 // delegateCalls times getTrips straight to the alliance's delegate: per query, the median of
 // calls (after an untimed first call with warmFirst).
 func delegateCalls(b *testing.B, a *testAlliance, queries []query, calls int, warmFirst bool) []time.Duration {
-	c := soap.NewSellerClient(a.machines[a.delegate()].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 2 * time.Minute, MaxBody: 256 << 20})
+	c := soap.NewSellerClient(a.machines[a.delegate()].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 2 * time.Minute, MaxBody: 256 << 20, HTTPClient: httpClient})
 	call := func(q query) {
 		resp, err := c.GetTrips(context.Background(), soap.GetTripsRequest{Src: q.src, Dst: q.dst, Date: q.date.String()})
 		if err != nil || !resp.Complete {

@@ -36,7 +36,7 @@ func BenchmarkDelegateGetTrips(b *testing.B) {
 			// a day have tens of thousands of trips, answers of tens of megabytes.
 			queries := queriesByLoad(a.activeData(), 20, 1000, 4000)
 			delegate := a.delegate()
-			client := soap.NewSellerClient(a.machines[delegate].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 30 * time.Second})
+			client := soap.NewSellerClient(a.machines[delegate].url()+"/Services/SellerService", soap.ClientOptions{Timeout: 30 * time.Second, HTTPClient: httpClient})
 			const calls, workers = 1000, 4
 			lat := make([]time.Duration, calls)
 			var next sync.Mutex
