@@ -84,7 +84,7 @@ func BenchmarkDelegateGetTrips(b *testing.B) {
 func BenchmarkSellerTransfer100k(b *testing.B) {
 	a := startAlliance(b, "star", map[string][]string{"m1": {"LY"}}, allianceOpts{perDay: 14286, days: 7})
 	a.waitSettled(3 * time.Minute)
-	client := soap.NewIntraClient(a.machines["m1"].url()+"/Services/IntraClusterService", soap.ClientOptions{Timeout: time.Minute, MaxBody: 256 << 20})
+	client := soap.NewIntraClient(a.machines["m1"].url()+"/Services/IntraClusterService", soap.ClientOptions{Timeout: time.Minute, MaxBody: 256 << 20, HTTPClient: httpClient, Token: a.token})
 	b.ResetTimer()
 	start := time.Now()
 	total := 0
