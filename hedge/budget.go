@@ -9,9 +9,10 @@ import (
 // budget and gRPC's retry throttling do: every call that is not a hedge deposits ratio tokens,
 // time deposits floor tokens a second (so that a caller with little traffic can still hedge
 // past a paused target), the bucket holds at most burst, and a hedge spends one token or is
-// refused. Refusing a hedge never loses an answer: a key whose call fails or does not cover it
-// still moves to its next candidate at once (that is not a hedge); it only waits longer for a
-// slow one. Safe for concurrent use.
+// refused. A refusal delays, it does not lose: a key whose call fails or does not cover it still
+// moves to its next candidate at once (that is not a hedge), and a call pending for the Policy's
+// FreeAfter is hedged outside the budget, while the caller's deadline leaves time. Safe for
+// concurrent use.
 type budget struct {
 	ratio, floor, burst float64
 

@@ -48,11 +48,12 @@ type Outcome struct {
 // A Gather is used once.
 type Gather[A any] struct {
 	ask        Ask[A]
-	candidates map[string][]string // key → the targets to ask, in order
-	keys       []string            // the keys, in the caller's order
-	next       map[string]int      // key → index of its next candidate
-	inflight   map[string]int      // key → calls in flight that cover it
-	pending    map[string]bool     // keys no answer has covered yet
+	candidates map[string][]string  // key → the targets to ask, in order
+	keys       []string             // the keys, in the caller's order
+	next       map[string]int       // key → index of its next candidate
+	inflight   map[string]int       // key → calls in flight that cover it
+	asked      map[string]time.Time // key → when its latest call started
+	pending    map[string]bool      // keys no answer has covered yet
 	answers    chan Answer[A]
 	seen       func(Answer[A])
 	policy     *Policy        // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
@@ -74,6 +75,7 @@ func New[A any](keys []string, candidates map[string][]string, ask Ask[A]) *Gath
 		keys:       keys,
 		next:       map[string]int{},
 		inflight:   map[string]int{},
+		asked:      map[string]time.Time{},
 		pending:    map[string]bool{},
 		answers:    make(chan Answer[A], capacity), // every call can answer without a reader
 		out:        Outcome{Missing: []string{}},
@@ -132,9 +134,11 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			g.out.HedgesRefused++
 			continue
 		}
+		now := time.Now()
 		for _, k := range group {
 			g.next[k]++
 			g.inflight[k]++
+			g.asked[k] = now
 		}
 		g.out.Calls++
 		if hedged {
@@ -161,10 +165,12 @@ func (g *Gather[A]) allow(keys []string, hedged bool) bool {
 		return true
 	case hedged:
 		waitingOn := make([]string, 0, len(keys)) // the targets last asked about the keys
+		var waited time.Duration                  // the longest any of the keys has waited
 		for _, k := range keys {
 			waitingOn = append(waitingOn, g.candidates[k][g.next[k]-1])
+			waited = max(waited, time.Since(g.asked[k]))
 		}
-		return g.policy.allowHedge(waitingOn, g.class)
+		return g.policy.allowHedge(waitingOn, g.class, waited)
 	default:
 		g.policy.budget.call()
 		return true

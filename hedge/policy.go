@@ -22,6 +22,11 @@ type Settings struct {
 	// allowed a second whatever the traffic (default 1), Burst the most saved up (default 5). A
 	// silent target is hedged away from without any of them.
 	Ratio, Floor, Burst float64
+	// FreeAfter is how long a call may be pending before a hedge away from it is made whatever
+	// the budget (default 3 × Max): the caller's deadline must leave the next candidate time to
+	// answer, or a refused hedge would cost a complete answer. Set it to a fraction of the
+	// deadline the calls share (the search server: a third of --delegate-timeout).
+	FreeAfter time.Duration
 }
 
 // Policy is when a gather asks a further candidate of a key that is still pending, and whether it
@@ -32,7 +37,9 @@ type Settings struct {
 // 2 % more requests — and keeps the hedges within a budget so that they cannot amplify a load that
 // already makes every target slow.
 //
-// The budget spares one case: a call whose target has answered nothing at all for longer than
+// The budget spares two cases. A call pending for FreeAfter is hedged whatever the budget: the
+// next candidate must still have time before the caller's deadline (a refused hedge must never
+// cost a complete answer, only time). And a call whose target has answered nothing for longer than
 // Max and than twice its 95th-percentile latency — paused, cut off, dead — is hedged whatever the
 // budget, since moving away from it adds no load to it, and refusing would leave the key waiting
 // for the call's timeout. A target that is merely slow, even one queueing calls for seconds
@@ -44,7 +51,7 @@ type Policy struct {
 
 	mu         sync.Mutex
 	latency    map[string]*window   // target and class → recent latencies (calls that covered a key)
-	lastAnswer map[string]time.Time // target → when it last answered any call
+	lastAnswer map[string]time.Time // target and class → when it last answered such a call
 }
 
 // NewPolicy returns a Policy with s, its defaults filled in.
@@ -63,6 +70,9 @@ func NewPolicy(s Settings) *Policy {
 	}
 	if s.Burst < 1 {
 		s.Burst = 5
+	}
+	if s.FreeAfter <= 0 {
+		s.FreeAfter = 3 * s.Max
 	}
 	return &Policy{s: s, budget: newBudget(s.Ratio, s.Floor, s.Burst),
 		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}}
@@ -89,7 +99,7 @@ func (p *Policy) Delay(target, class string) time.Duration {
 func (p *Policy) answered(target, class string, took time.Duration, covered bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.lastAnswer[target] = time.Now()
+	p.lastAnswer[target+"\x00"+class] = time.Now()
 	if !covered {
 		return
 	}
@@ -102,10 +112,10 @@ func (p *Policy) answered(target, class string, took time.Duration, covered bool
 	w.add(took)
 }
 
-// allowHedge decides a hedge away from calls of class pending on waitingOn: free when every one
-// of them is silent, else a token of the budget.
-func (p *Policy) allowHedge(waitingOn []string, class string) bool {
-	if p.silent(waitingOn, class) {
+// allowHedge decides a hedge away from calls of class pending on waitingOn for waited: free
+// once they have waited FreeAfter or when every target is silent, else a token of the budget.
+func (p *Policy) allowHedge(waitingOn []string, class string, waited time.Duration) bool {
+	if waited >= p.s.FreeAfter || p.silent(waitingOn, class) {
 		return true
 	}
 	return p.budget.hedge()
@@ -124,7 +134,7 @@ func (p *Policy) silent(targets []string, class string) bool {
 				quiet = max(quiet, 2*q)
 			}
 		}
-		if now.Sub(p.lastAnswer[t]) <= quiet {
+		if now.Sub(p.lastAnswer[t+"\x00"+class]) <= quiet {
 			return false
 		}
 	}

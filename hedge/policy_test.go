@@ -222,3 +222,33 @@ func TestPolicyLearnsEachClassApart(t *testing.T) {
 		}
 	})
 }
+
+// A refused hedge costs time, never the answer: once the call has been pending FreeAfter, the
+// next candidate is asked whatever the budget, however alive the slow target looks.
+func TestAHedgeIsFreeOnceTheCallWaitedFreeAfter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPolicy(Settings{Max: time.Second, FreeAfter: 450 * time.Millisecond, Burst: 1, Floor: 1e-9, Ratio: 1e-9})
+		for range minSamples {
+			p.answered("m1", "", 20*time.Millisecond, true) // hedged after Min, 100ms
+		}
+		p.budget.hedge() // the budget is spent
+		done := make(chan struct{})
+		go func() { // m1 keeps answering other calls: it is slow, not silent
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(50 * time.Millisecond):
+					p.answered("m1", "", 20*time.Millisecond, true)
+				}
+			}
+		}()
+		defer close(done)
+		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
+		start := time.Now()
+		out := New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)
+		if took := time.Since(start); took != 501*time.Millisecond || out.HedgesRefused != 4 || len(out.Missing) != 0 {
+			t.Errorf("answered after %v, %+v; want the ticks at 100–400ms refused and m2 asked at 500ms", took, out)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,12 @@ import (
 // it ends); a search whose client leaves stops waiting. The answer is shared read-only: merge
 // does not change a delegate's response.
 func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
-	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (any, error) {
+	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (_ any, err error) {
+		defer func() { // DoChan re-panics where nothing recovers it: the server would go down
+			if p := recover(); p != nil {
+				err = fmt.Errorf("internal error asking alliance %s: %v", reg.Name, p)
+			}
+		}()
 		return s.askAlliance(context.WithoutCancel(ctx), reg, req)
 	})
 	select {

@@ -86,7 +86,7 @@ type GetTripsResponse struct {
 	// means the same trips, seats left included. Only complete answers have one.
 	ETag string `xml:"ETag,omitempty"`
 	// NotModified says the answer is the one named by the request's IfNoneMatch, and carries no
-	// trips: the caller's copy is current (ETag, Total and Complete are given).
+	// trips: the caller's copy is current (ETag and Complete are given).
 	NotModified bool `xml:"NotModified,omitempty"`
 }
 

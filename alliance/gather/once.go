@@ -24,7 +24,8 @@ type computed struct {
 // purge starts a new generation, so a computation begun before it is neither joined nor cached
 // after it.
 func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64) (computed, error) {
-	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (any, error) {
+	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (_ any, err error) {
+		defer recoverAsFault(&err) // a panic here would take the whole machine down: DoChan re-panics unrecoverably
 		want := s.alliance.Sellers()
 		if len(q.Sellers) > 0 {
 			want = slices.DeleteFunc(want, func(sel string) bool { return !slices.Contains(q.Sellers, sel) })
@@ -38,11 +39,22 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 	})
 	select {
 	case r := <-ch:
+		if r.Err != nil {
+			return computed{}, r.Err
+		}
 		if r.Shared {
 			s.metrics.shared()
 		}
 		return r.Val.(computed), nil
 	case <-ctx.Done():
 		return computed{}, soap.ServerFault("gave up waiting for the trips: %v", ctx.Err())
+	}
+}
+
+// recoverAsFault turns a panic of a shared computation into a Server fault for every caller
+// waiting on it, as the SOAP handler does for a panic in its own goroutine.
+func recoverAsFault(err *error) {
+	if p := recover(); p != nil {
+		*err = soap.ServerFault("internal error computing the trips: %v", p)
 	}
 }

@@ -2,6 +2,7 @@ package gather
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -121,4 +122,20 @@ func TestAPurgeStartsANewComputation(t *testing.T) {
 		close(h.release)
 		wg.Wait()
 	})
+}
+
+// panicking is an alliance whose seller list panics (a bug, in the shared computation).
+type panicking struct{ oneHolder }
+
+func (*panicking) Sellers() []string { panic("a bug") }
+
+func TestAPanicInTheSharedComputationIsAFaultNotACrash(t *testing.T) {
+	metrics := newOnceSearch(t, &oneHolder{}, 0).metrics
+	s, err := New(Config{Alliance: "star"}, &panicking{}, ledger.NewSeats("star"), metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetTrips(context.Background(), tlvJFK); err == nil || !strings.Contains(err.Error(), "a bug") {
+		t.Errorf("a panic while computing: %v; want a fault naming it", err)
+	}
 }
