@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"flightalliance/soap"
 )
@@ -16,7 +17,10 @@ import (
 // it ends); a search whose client leaves stops waiting. The answer is shared read-only: merge
 // does not change a delegate's response.
 func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
-	ch := s.asks.DoChan(reg.Name+"\x00"+requestKey(req), func() (_ any, err error) {
+	// Only a call begun in the same quarter second is joined: an answer shared with a search that
+	// began later is at most that much older than its own would have been (seats left change).
+	key := reg.Name + "\x00" + requestKey(req) + "\x00" + strconv.FormatInt(time.Now().UnixMilli()/joinWindow, 10)
+	ch := s.asks.DoChan(key, func() (_ any, err error) {
 		defer func() { // DoChan re-panics where nothing recovers it: the server would go down
 			if p := recover(); p != nil {
 				err = fmt.Errorf("internal error asking alliance %s: %v", reg.Name, p)
@@ -35,6 +39,9 @@ func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTrip
 		return nil, ctx.Err()
 	}
 }
+
+// joinWindow is how recent, in milliseconds, a call must be for a search to share it.
+const joinWindow = 250
 
 // requestKey is req in a canonical form: equal requests, equal keys.
 func requestKey(req soap.GetTripsRequest) string {

@@ -122,6 +122,9 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 	case a.Resp == nil:
 		st.Error = "delegate returned no answer"
 		return st, nil, 0
+	case a.Resp.NotModified: // handled before merging (conditional.go); never an empty part
+		st.Error = "malformed answer: NotModified outside a conditional exchange"
+		return st, nil, 0
 	}
 	trips := make([]trip, 0, len(a.Resp.Trips))
 	for i := range a.Resp.Trips {

@@ -77,8 +77,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--hedge-delay", fmt.Errorf("%s, want a positive duration", *hedgeDelay))
 	case *maxSearches <= 0:
 		return bad("--max-searches", fmt.Errorf("%d, want 1 or more", *maxSearches))
-	case *answerCache < 0:
-		return bad("--answer-cache", fmt.Errorf("%d, want 0 (none) or more", *answerCache))
+	case *answerCache < 0 || *answerCache > 1<<20:
+		return bad("--answer-cache", fmt.Errorf("%d, want 0 (none) to 1048576 MiB", *answerCache))
 	case *queueTimeout <= 0:
 		return bad("--queue-timeout", fmt.Errorf("%s, want a positive duration", *queueTimeout))
 	case *bookingTimeout <= 0:
