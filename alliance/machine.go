@@ -102,7 +102,7 @@ func New(cfg Config) (*Machine, error) {
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
 	search, err := gather.New(gather.Config{Alliance: cfg.Alliance, MinConnection: cfg.MinConnection,
-		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 3}), CacheSize: cfg.CacheSize}, searchAlliance{m}, m.seats,
+		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 2}), CacheSize: cfg.CacheSize}, searchAlliance{m}, m.seats,
 		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
 			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges, HolderCalls: m.metrics.holderCalls,
 			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused,

@@ -25,7 +25,7 @@ type Settings struct {
 	// FreeAfter is how long a call may be pending before a hedge away from it is made whatever
 	// the budget (default 3 × Max): the caller's deadline must leave the next candidate time to
 	// answer, or a refused hedge would cost a complete answer. Set it to a fraction of the
-	// deadline the calls share (the search server: a third of --delegate-timeout).
+	// deadline the calls share (the search server: half of --delegate-timeout).
 	FreeAfter time.Duration
 }
 

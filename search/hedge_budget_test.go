@@ -36,7 +36,7 @@ func (r slowWholeDelegate) GetTrips(ctx context.Context, req soap.GetTripsReques
 
 // While the delegate keeps answering whole lists it is not silent, and twenty slow ones at once
 // spend the hedge budget; the hedges it refuses must cost time, never the answer: the alternate is
-// asked once a call has been pending a third of --delegate-timeout.
+// asked once a call has been pending half of --delegate-timeout.
 func TestARefusedHedgeNeverCostsACompleteAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, err := New(Config{Logger: slog.New(slog.DiscardHandler), AnswerCache: -1,

@@ -121,7 +121,7 @@ func New(cfg Config) (*Server, error) {
 		log:     cfg.Logger,
 		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
-		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay, FreeAfter: cfg.DelegateTimeout / 3}),
+		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay, FreeAfter: cfg.DelegateTimeout / 2}),
 		admit:   newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
 	}
 	conditional, err := newConditional(cfg.AnswerCache)
