@@ -11,6 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"flightalliance/soap"
 )
 
@@ -68,6 +70,13 @@ func TestEqualSearchesShareOneCallToTheAlliance(t *testing.T) {
 			if c != http.StatusOK {
 				t.Errorf("search %d: %d, want 200", i, c)
 			}
+		}
+		var m dto.Metric
+		if err := s.metrics.sharedCalls.WithLabelValues("star").Write(&m); err != nil {
+			t.Fatal(err)
+		}
+		if n := m.GetCounter().GetValue(); n != 3 {
+			t.Errorf("%v searches counted as sharing a call; want the 3 that joined the first's", n)
 		}
 	})
 }

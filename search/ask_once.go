@@ -20,7 +20,9 @@ func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTrip
 	// Only a call begun in the same quarter second is joined: an answer shared with a search that
 	// began later is at most that much older than its own would have been (seats left change).
 	key := reg.Name + "\x00" + requestKey(req) + "\x00" + strconv.FormatInt(time.Now().UnixMilli()/joinWindow, 10)
+	started := false // set by the call when it is this search's (read after it ended)
 	ch := s.asks.DoChan(key, func() (_ any, err error) {
+		started = true
 		defer func() { // DoChan re-panics where nothing recovers it: the server would go down
 			if p := recover(); p != nil {
 				err = fmt.Errorf("internal error asking alliance %s: %v", reg.Name, p)
@@ -30,7 +32,7 @@ func (s *Server) askOnce(ctx context.Context, reg Registration, req soap.GetTrip
 	})
 	select {
 	case r := <-ch:
-		if r.Shared {
+		if !started { // r.Shared is true for the search that made the call too
 			s.metrics.sharedCalls.WithLabelValues(reg.Name).Inc()
 		}
 		resp, _ := r.Val.(*soap.GetTripsResponse)

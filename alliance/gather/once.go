@@ -24,7 +24,9 @@ type computed struct {
 // purge starts a new generation, so a computation begun before it is neither joined nor cached
 // after it.
 func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64) (computed, error) {
+	started := false // set by the computation when it is this call's (read after it ended)
 	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (_ any, err error) {
+		started = true
 		defer recoverAsFault(&err) // a panic here would take the whole machine down: DoChan re-panics unrecoverably
 		want := s.alliance.Sellers()
 		if len(q.Sellers) > 0 {
@@ -42,7 +44,7 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 		if r.Err != nil {
 			return computed{}, r.Err
 		}
-		if r.Shared {
+		if !started { // r.Shared is true for the call that computed it too
 			s.metrics.shared()
 		}
 		return r.Val.(computed), nil

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
@@ -55,6 +56,8 @@ func TestConcurrentColdSearchesShareOneComputation(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			h := &oneHolder{release: make(chan struct{})}
 			s := newOnceSearch(t, h, cacheSize)
+			shared := prometheus.NewCounter(prometheus.CounterOpts{Name: "shared"})
+			s.metrics.SharedComputations = shared
 			var wg sync.WaitGroup
 			answers := make([]*soap.GetTripsResponse, 5)
 			for i := range answers {
@@ -76,6 +79,13 @@ func TestConcurrentColdSearchesShareOneComputation(t *testing.T) {
 				if a == nil || !a.Complete {
 					t.Errorf("cache %d: caller %d got %+v, want a complete answer", cacheSize, i, a)
 				}
+			}
+			var m dto.Metric
+			if err := shared.Write(&m); err != nil {
+				t.Fatal(err)
+			}
+			if n := m.GetCounter().GetValue(); n != 4 {
+				t.Errorf("cache %d: %v answers counted as shared; want the 4 that waited for another's computation", cacheSize, n)
 			}
 		})
 	}
