@@ -62,11 +62,25 @@ func join(ctx context.Context, cfg Config, endpoints []string) (*embed.Etcd, err
 	if err != nil {
 		return nil, err
 	}
-	e, _, err := startEtcd(ctx, ecfg)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		e, _, err := startEtcd(ctx, ecfg)
+		// etcd checks a joiner's initial cluster against the member list of the first peer that
+		// answers; a follower that has not applied this member's addition yet lists one member
+		// fewer ("member count is unequal"). It will have applied it in a moment: try again.
+		switch {
+		case err == nil:
+			return e, nil
+		case strings.Contains(err.Error(), "member count is unequal") && attempt < 20:
+			cfg.Logger.Info("coord member's addition not applied everywhere yet; starting again", "err", err)
+			select {
+			case <-ctx.Done():
+				return nil, err
+			case <-time.After(250 * time.Millisecond):
+			}
+		default:
+			return nil, err
+		}
 	}
-	return e, nil
 }
 
 // lockJoins waits for the join lock and returns its release.
