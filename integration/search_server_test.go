@@ -53,12 +53,3 @@ func searchSPKI(t testing.TB, base string) string {
 	sum := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
-
-// startOpenSearch starts a search server in the open mode (plain HTTP, no trust file): the
-// variant a few tests keep, for the seed's open deployment.
-func startOpenSearch(t testing.TB, dir string, flags ...string) (base string, p *proc) {
-	t.Helper()
-	addr := freeAddr(t)
-	p = startProc(t, dir, "search-"+strings.ReplaceAll(addr, ":", "-"), "search", append([]string{"--listen", addr}, flags...)...)
-	return "http://" + addr, p
-}
