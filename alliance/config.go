@@ -49,9 +49,12 @@ type Config struct {
 	HedgeAfter    time.Duration // a holder silent this long gets the seller's next holder asked too; default 150ms
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
-	PageSize      int           // flights per sendPrimarySeller/sendBackupSeller page; default 5000
-	MaxBody       int64         // limit of a SOAP answer read from another machine; default 64 MiB
-	Logger        *slog.Logger
+	// FlightsCache is the most flights the delegate keeps of the holders' answers, per seller and
+	// airport (see alliance/gather); default 500,000, negative keeps none.
+	FlightsCache int
+	PageSize     int   // flights per sendPrimarySeller/sendBackupSeller page; default 5000
+	MaxBody      int64 // limit of a SOAP answer read from another machine; default 64 MiB
+	Logger       *slog.Logger
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
@@ -107,6 +110,7 @@ func (c Config) normalize() (Config, error) {
 	setDefault(&c.HedgeAfter, 150*time.Millisecond)
 	setDefault(&c.MinConnection, 30*time.Minute)
 	setDefault(&c.CacheSize, 4096)
+	setDefault(&c.FlightsCache, 500_000)
 	setDefault(&c.PageSize, 5000)
 	setDefault(&c.MaxBody, 64<<20)
 	for _, d := range []struct {

@@ -102,11 +102,12 @@ func New(cfg Config) (*Machine, error) {
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
 	search, err := gather.New(gather.Config{Alliance: cfg.Alliance, MinConnection: cfg.MinConnection,
-		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 2}), CacheSize: cfg.CacheSize}, searchAlliance{m}, m.seats,
+		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 2}), CacheSize: cfg.CacheSize, FlightsCache: cfg.FlightsCache}, searchAlliance{m}, m.seats,
 		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
 			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges, HolderCalls: m.metrics.holderCalls,
 			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused,
-			SharedComputations: m.metrics.sharedSearch, NotModified: m.metrics.notModified})
+			SharedComputations: m.metrics.sharedSearch, NotModified: m.metrics.notModified,
+			FlightListHits: m.metrics.flightListHits, FlightListMisses: m.metrics.flightListMisses})
 	if err != nil {
 		return nil, err
 	}

@@ -19,21 +19,24 @@ type metrics struct {
 	searchSeconds *prometheus.HistogramVec
 	cacheHits     prometheus.Counter
 	cacheMisses   prometheus.Counter
-	holderErrors  prometheus.Counter
-	hedges        prometheus.Counter
-	holderCalls   prometheus.Counter
-	hedgesSent    prometheus.Counter
-	hedgesWon     prometheus.Counter
-	hedgesRefused prometheus.Counter
-	sharedSearch  prometheus.Counter
-	notModified   prometheus.Counter
-	registrations prometheus.Counter
-	delegate      prometheus.Gauge
-	primaries     prometheus.Gauge
-	backups       prometheus.Gauge
-	quorum        prometheus.Gauge
-	bookings      *prometheus.CounterVec
-	removals      *prometheus.CounterVec
+	// flightListHits and flightListMisses: per seller of a computed search, its flights kept
+	// by the delegate or asked of a holder.
+	flightListHits, flightListMisses prometheus.Counter
+	holderErrors                     prometheus.Counter
+	hedges                           prometheus.Counter
+	holderCalls                      prometheus.Counter
+	hedgesSent                       prometheus.Counter
+	hedgesWon                        prometheus.Counter
+	hedgesRefused                    prometheus.Counter
+	sharedSearch                     prometheus.Counter
+	notModified                      prometheus.Counter
+	registrations                    prometheus.Counter
+	delegate                         prometheus.Gauge
+	primaries                        prometheus.Gauge
+	backups                          prometheus.Gauge
+	quorum                           prometheus.Gauge
+	bookings                         *prometheus.CounterVec
+	removals                         *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -58,6 +61,10 @@ func newMetrics() *metrics {
 			Help: "getTrips answers served from the cache."}),
 		cacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "cache_misses_total",
 			Help: "getTrips answers computed."}),
+		flightListHits: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "flight_list_hits_total",
+			Help: "Sellers of computed searches whose flights out of the source and into the destination the delegate kept (no holder asked)."}),
+		flightListMisses: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "flight_list_misses_total",
+			Help: "Sellers of computed searches whose flights the delegate asked of a holder."}),
 		holderErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_errors_total",
 			Help: "Holders that did not answer the delegate (it then asked the next holder)."}),
 		hedges: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedged_sellers_total",
@@ -93,7 +100,7 @@ func newMetrics() *metrics {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.flightListHits, m.flightListMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
 		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -135,7 +135,8 @@ var (
 		"flightalliance_airline_hedges_refused_total", "flightalliance_airline_holder_calls_total",
 		"flightalliance_airline_hedged_sellers_total", "flightalliance_airline_cache_hits_total",
 		"flightalliance_airline_cache_misses_total", "flightalliance_airline_shared_searches_total",
-		"flightalliance_airline_not_modified_total"}
+		"flightalliance_airline_not_modified_total", "flightalliance_airline_flight_list_hits_total",
+		"flightalliance_airline_flight_list_misses_total"}
 )
 
 // loadSnapshot is every counter above (labelled series summed) and the CPU time of every process.

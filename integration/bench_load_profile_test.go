@@ -33,7 +33,7 @@ func BenchmarkSearchProfiles(b *testing.B) {
 		name, alliance string
 		limit          int
 		extra          []string
-	}{{"cold", "cold", 20, []string{"--cache-size", "0"}}, {"whole", "warm", 0, nil}} {
+	}{{"cold", "cold", 20, []string{"--cache-size", "0", "--flights-cache", "0"}}, {"whole", "warm", 0, nil}} {
 		profileSearches(b, out, phase.name, phase.alliance, phase.limit, phase.extra)
 	}
 }

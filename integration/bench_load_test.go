@@ -27,10 +27,13 @@ const (
 //   - ref-answers/s: 16 goroutines in this process computing the reference answer
 //     (refQuery.answer: the hash join and sort of trip.Build, the search server's JSON) of
 //     each query 3 times, from the query's flights picked out beforehand.
-//   - pages-cold: each query once, limit=20, its first page, while the delegate's cache is
-//     empty (every search gathers flights from the machines); pages-warm: the same again, every
-//     list now cached. p50 and p99 of the answers' latencies, and pages/s over the pass's wall
-//     time.
+//   - pages-cold: each query once, limit=20, its first page, while the delegate's answer cache
+//     is empty: every search joins and sorts its trips, from flights gathered from the machines
+//     or, for a seller whose lists out of the source and into the destination an earlier search
+//     of the pass brought (the delegate's --flights-cache, on as by default), kept ones — the
+//     log gives the sellers kept and asked ("flight lists kept/asked"; the 200 pairs have 59
+//     sources and 60 destinations); pages-warm: the same again, every list now cached. p50 and
+//     p99 of the answers' latencies, and pages/s over the pass's wall time.
 //   - whole: each query twice, the whole list. The delegate caches the whole list of trips keyed
 //     by the query without its controls (gather.cacheKey: limit, offset, sort and filters are
 //     applied to the cached list), so the page passes filled the very entries the whole answers

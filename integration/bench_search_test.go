@@ -43,7 +43,7 @@ func BenchmarkSearchREST(b *testing.B) {
 	searchFlags := []string{"--registration-ttl", "30s", "--delegate-timeout", "60s", "--hedge-delay", "60s", "--log-level", "warn"}
 	coldBase, _ := startSearch(b, dir, searchFlags...)
 	warmBase, warmSearch := startSearch(b, dir, searchFlags...)
-	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-size", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
+	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-size", "0", "--flights-cache", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
 	warm := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{warmBase}})
 	cold.waitSettled(3 * time.Minute)
 	warm.waitSettled(3 * time.Minute)

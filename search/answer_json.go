@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -190,14 +189,23 @@ var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 const maxPooledBuffer = 8 << 20
 
 // writeAnswer writes a 200 search answer, as writeJSON would write Merge's answer; keep, when
-// not nil, is given a copy of the bytes written.
+// not nil, is given the bytes written, and owns them from then on (they are not pooled).
 func writeAnswer(w http.ResponseWriter, m *merged, keep func([]byte)) {
 	bp := answerBuffers.Get().(*[]byte)
-	b := m.appendJSON((*bp)[:0])
+	b := (*bp)[:0]
+	if hint := m.sizeHint(); cap(b) < hint || keep != nil {
+		// A buffer of about the answer's size, allocated once rather than grown by doubling
+		// (growing to a megabyte copies it about twice); one that will be kept is its own.
+		answerBuffers.Put(bp)
+		bp = new([]byte)
+		b = make([]byte, 0, hint)
+	}
+	b = m.appendJSON(b)
 	b = append(b, '\n')
 	writeJSONBytes(w, b)
 	if keep != nil {
-		keep(bytes.Clone(b)) // before the buffer goes back to the pool
+		keep(b)
+		return
 	}
 	if cap(b) <= maxPooledBuffer {
 		*bp = b

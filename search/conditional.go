@@ -40,7 +40,7 @@ func newConditional(budget int64) (*conditional, error) {
 		return nil, nil
 	}
 	c := &conditional{budget: budget}
-	answers, err := simplelru.NewLRU(1<<20, func(_ string, a keptAnswer) { c.size -= int64(len(a.json)) })
+	answers, err := simplelru.NewLRU(1<<20, func(_ string, a keptAnswer) { c.size -= int64(cap(a.json)) })
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +60,14 @@ func (c *conditional) kept(key string) (keptAnswer, bool) {
 
 // keep keeps a query's answer, evicting the least recently used beyond the budget.
 func (c *conditional) keep(key string, a keptAnswer) {
-	if c == nil || int64(len(a.json)) > c.budget {
+	if c == nil || int64(cap(a.json)) > c.budget {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.answers.Remove(key) // an answer replaced is taken off the size (Add would not call back)
 	c.answers.Add(key, a)
-	c.size += int64(len(a.json))
+	c.size += int64(cap(a.json)) // the memory it holds
 	for c.size > c.budget {
 		c.answers.RemoveOldest()
 	}

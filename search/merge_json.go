@@ -77,3 +77,43 @@ func legPrice(s string) string {
 	c, _ := centsOf(s) // validated by convertTrip
 	return priceString(s, c)
 }
+
+// sizeHint is about the bytes appendJSON takes (at or above, for answers with nothing to escape
+// beyond the names of alliances), so that the answer's buffer is allocated once.
+func (m *merged) sizeHint() int {
+	n := 512 + len(m.ans.Query.Src) + len(m.ans.Query.Dst) + len(m.ans.Query.MaxPrice) + len(m.ans.Query.Sort)
+	for _, s := range m.ans.Query.Servers {
+		n += len(s) + 3
+	}
+	for i := range m.ans.Alliances {
+		a := &m.ans.Alliances[i]
+		n += 64 + 2*len(a.Name) + 2*len(a.Error)
+		for _, s := range a.MissingSellers {
+			n += len(s) + 3
+		}
+	}
+	for i := range m.window {
+		t := &m.window[i]
+		n += len(`{"price":"",,"legs":[]},`) + len(t.w.Price) + 4
+		for j := range t.w.Legs {
+			l := &t.w.Legs[j]
+			n += len(`{"flight":"","seller":"","alliance":"","src":"","dst":"","departure":"","arrival":"","price":"","seats":},`) +
+				len(l.Flight) + len(l.Seller) + 2*len(t.alliance) + len(l.Src) + len(l.Dst) + len(l.Departure) +
+				len(l.Arrival) + len(l.Price) + 4 + intLen(l.Seats)
+		}
+	}
+	return n
+}
+
+// intLen is the length of v in decimal.
+func intLen(v int) int {
+	n := 1
+	if v < 0 {
+		n++
+	}
+	for v >= 10 || v <= -10 {
+		v /= 10
+		n++
+	}
+	return n
+}

@@ -27,7 +27,7 @@ type Config struct {
 	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
 	MaxSearches     int           // searches answered at once; default 256
 	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
-	AnswerCache     int64         // bytes of answers kept to ask for again with their ETags; default 256 MiB, -1 none
+	AnswerCache     int64         // bytes of answers kept to ask for again with their ETags; default 512 MiB, -1 none
 	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
 	Dial            DialFunc      // the client of a delegate URI; default SOAPDialTLS(DelegateTimeout, DelegateTLS)
@@ -87,7 +87,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.QueueTimeout = time.Second
 	}
 	if cfg.AnswerCache == 0 {
-		cfg.AnswerCache = 256 << 20
+		cfg.AnswerCache = 512 << 20
 	}
 	switch {
 	case cfg.MaxSearches < 0:

@@ -101,7 +101,7 @@ func (c *caller) post(ctx context.Context, rm *remote, op string, params gosoap.
 }
 
 // maxPrealloc bounds the buffer allocated for a body on the word of its Content-Length.
-const maxPrealloc = 4 << 20
+const maxPrealloc = 64 << 20
 
 // readBody reads a response body whole into a pooled buffer (xmlcodec.PutBuffer it when done), failing
 // with ErrResponseTooLarge beyond limit bytes. size is the announced Content-Length, or -1.
@@ -109,9 +109,13 @@ func readBody(r io.ReadCloser, limit, size int64) (*[]byte, error) {
 	p := xmlcodec.GetBuffer()
 	b := *p
 	if size >= 0 && size <= limit && int(size) >= cap(b) {
-		// +1: room to see the end of the body without growing. An announced size is trusted
-		// up to maxPrealloc only: beyond, the buffer grows as the bytes actually arrive.
+		// +1: room to see the end of the body without growing. An announced size is trusted up
+		// to the limit (a body that large would be read anyway; growing to a 2 MB answer by
+		// doubling copies it about twice), and to maxPrealloc: beyond, the buffer grows as the
+		// bytes actually arrive.
+		xmlcodec.PutBuffer(p)
 		b = make([]byte, 0, min(size+1, maxPrealloc))
+		p = &b
 	}
 	body := &cappedBody{r: r, left: limit}
 	for {

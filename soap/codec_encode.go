@@ -56,6 +56,11 @@ func appendResponseEnvelope(b []byte, name string, resp any) ([]byte, bool) {
 // several times faster, the others with encoding/xml.
 func (h *handler) encode(name string, resp any) (*[]byte, error) {
 	buf := xmlcodec.GetBuffer()
+	if n := sizeHint(resp) + 2*len(name) + len(xmlHeader) + len(envClose) + 512; cap(*buf) < n {
+		xmlcodec.PutBuffer(buf)
+		b := make([]byte, 0, n)
+		buf = &b
+	}
 	if b, ok := appendResponseEnvelope(*buf, name, resp); ok {
 		*buf = b
 		return buf, nil

@@ -11,10 +11,12 @@ import (
 // the sellers it answered for; a machine that failed, or no longer has a seller, leaves it out.
 type askFunc func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string)
 
-// gathered is what a gather came to: the flights of every seller some holder answered for, and
-// the gather's outcome (the sellers none did, sorted, never nil; its calls and hedges).
+// gathered is what a gather came to: the flights of every seller some holder answered for, all
+// together and by seller, and the gather's outcome (the sellers none did, sorted, never nil; its
+// calls and hedges).
 type gathered struct {
 	fromSrc, toDst []flight.Flight
+	bySeller       map[string]holderFlights
 	outcome        hedge.Outcome
 }
 
@@ -32,7 +34,7 @@ func gatherFlights(ctx context.Context, want []string, candidates map[string][]s
 		src, dst, covered := ask(ctx, machine, sellers)
 		return holderFlights{src, dst}, covered
 	})
-	var out gathered
+	out := gathered{bySeller: make(map[string]holderFlights, len(want))}
 	out.outcome = g.Hedge(ctx, policy, out.take)
 	return out
 }
@@ -41,8 +43,12 @@ func gatherFlights(ctx context.Context, want []string, candidates map[string][]s
 // late for a seller another holder had covered adds nothing.
 func (g *gathered) take(a hedge.Answer[holderFlights]) {
 	for _, s := range a.Won {
-		g.fromSrc = appendSeller(g.fromSrc, a.Value.src, s)
-		g.toDst = appendSeller(g.toDst, a.Value.dst, s)
+		mine := holderFlights{appendSeller(nil, a.Value.src, s), appendSeller(nil, a.Value.dst, s)}
+		g.fromSrc = append(g.fromSrc, mine.src...)
+		g.toDst = append(g.toDst, mine.dst...)
+		if g.bySeller != nil {
+			g.bySeller[s] = mine
+		}
 	}
 }
 

@@ -36,6 +36,9 @@ type Config struct {
 	MinConnection time.Duration // the shortest connection a trip may have
 	Hedge         *hedge.Policy // when to ask a seller's next holder, and how often it may
 	CacheSize     int           // whole answers cached; 0 disables the cache
+	// FlightsCache is the most flights the holders sent that are kept per seller and airport
+	// (flightCache); 0 keeps none, so that every search asks the holders.
+	FlightsCache int
 }
 
 // Metrics are the search's instruments (registered by the machine).
@@ -54,6 +57,19 @@ type Metrics struct {
 	SharedComputations prometheus.Counter
 	// NotModified are getTrips answers that told the caller its copy (IfNoneMatch) is current.
 	NotModified prometheus.Counter
+	// FlightListHits and FlightListMisses count, per seller of a computed search, whether the
+	// flight cache kept both its lists (no holder asked for it) or not.
+	FlightListHits, FlightListMisses prometheus.Counter
+}
+
+// flightLists counts a computed search's sellers found in the flight cache and not.
+func (m Metrics) flightLists(hits, misses int) {
+	if m.FlightListHits != nil && hits > 0 {
+		m.FlightListHits.Add(float64(hits))
+	}
+	if m.FlightListMisses != nil && misses > 0 {
+		m.FlightListMisses.Add(float64(misses))
+	}
 }
 
 // notModified counts an answer that told its caller its copy is current.
@@ -76,6 +92,7 @@ type Search struct {
 	alliance Alliance
 	seats    *ledger.Seats
 	cache    *answerCache
+	flights  *flightCache       // the holders' lists per seller and airport
 	once     singleflight.Group // concurrent computations of one query, shared (computeOnce)
 	etags    etagger            // names complete answers for conditional requests
 	metrics  Metrics
@@ -88,12 +105,20 @@ func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) (*
 	if err != nil {
 		return nil, fmt.Errorf("cache-size: %w", err)
 	}
-	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, metrics: metrics, etags: newEtagger()}, nil
+	flights, err := newFlightCache(cfg.FlightsCache)
+	if err != nil {
+		return nil, fmt.Errorf("flights-cache: %w", err)
+	}
+	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, flights: flights, metrics: metrics, etags: newEtagger()}, nil
 }
 
-// Purge empties the cache: the alliance's data may have changed (a machine joined, an
-// assignment or a seller's version changed). An answer computed before is not cached after.
-func (s *Search) Purge() { s.cache.purge() }
+// Purge empties the caches: the alliance's data may have changed (a machine joined, an
+// assignment or a seller's version changed). An answer computed, or a list asked for, before is
+// not cached after.
+func (s *Search) Purge() {
+	s.flights.purge()
+	s.cache.purge()
+}
 
 // GetTrips is SellerService.getTrips: the trips of the query from every seller, sorted,
 // filtered and cut as the request's controls ask, each leg showing the seats left now. A seller
@@ -149,19 +174,37 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 	return resp, nil
 }
 
-// gather collects the flights of every wanted seller from the holders the alliance names, in
-// order (see hedge.Gather): a seller no holder answered for is missing.
+// gather collects the flights of every wanted seller: from the flight cache for a seller whose
+// two lists it keeps, otherwise from the holders the alliance names, in order (see hedge.Gather);
+// a seller no holder answered for is missing.
 func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
-	candidates := make(map[string][]string, len(want))
+	gen := s.flights.generation()
+	var ask []string
 	for _, sel := range want {
+		src, dst, _, ok := s.flights.both(sel, q.Date, q.Src, q.Dst)
+		if !ok {
+			ask = append(ask, sel)
+			continue
+		}
+		fromSrc, toDst = append(fromSrc, src...), append(toDst, dst...)
+	}
+	s.metrics.flightLists(len(want)-len(ask), len(ask))
+	if len(ask) == 0 {
+		return fromSrc, toDst, []string{}
+	}
+	candidates := make(map[string][]string, len(ask))
+	for _, sel := range ask {
 		candidates[sel] = s.alliance.Candidates(sel)
 	}
-	ask := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
+	ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
 		return s.alliance.Ask(ctx, machine, q, sellers)
 	}
-	got := gatherFlights(ctx, want, candidates, s.cfg.Hedge, ask)
+	got := gatherFlights(ctx, ask, candidates, s.cfg.Hedge, ask1)
 	s.count(got.outcome)
-	return got.fromSrc, got.toDst, got.outcome.Missing
+	for sel, f := range got.bySeller {
+		s.flights.add(sel, q.Date, q.Src, q.Dst, f.src, f.dst, gen)
+	}
+	return append(fromSrc, got.fromSrc...), append(toDst, got.toDst...), got.outcome.Missing
 }
 
 // count adds a gather's calls and hedges to the metrics.

@@ -75,8 +75,13 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 	if cacheSize == 0 {
 		cacheSize = -1 // alliance.Config: negative disables, 0 is its default size
 	}
+	flightsCache := c.flightsCache
+	if flightsCache == 0 {
+		flightsCache = -1 // as cacheSize
+	}
 	return alliance.Config{
 		CacheSize:       cacheSize,
+		FlightsCache:    flightsCache,
 		Name:            c.name,
 		Alliance:        c.alliance,
 		Zone:            c.zone,

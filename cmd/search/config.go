@@ -38,7 +38,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 256] [--booking-timeout 10s] [--log-level info] [--pprof ADDR]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -49,7 +49,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "the longest a delegate may take before its next registered alternate is asked too; sooner, at the delegate's 95th-percentile latency, once it is known (at least a tenth of this); hedges beyond 5% of calls are refused unless the delegate has answered nothing for this long")
 	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
 	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
-	answerCache := fs.Int64("answer-cache", 256, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; 0 keeps none")
+	answerCache := fs.Int64("answer-cache", 512, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; a whole answer of 2,700 trips is about 1 MiB; 0 keeps none")
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")

@@ -1,0 +1,101 @@
+package gather
+
+import (
+	"sync"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"flightalliance/alliance/flight"
+)
+
+// flightCache keeps the flights holders sent the delegate, per seller, side and airport on a
+// date: a seller's flights out of an airport (the first legs of every search from there) and
+// into one (the last legs of every search to there). A search for a pair never asked before
+// usually shares both airports with earlier searches — 200 random pairs of 60 airports touch
+// each airport about three times on each side — so it asks no holder for a seller whose two
+// lists are kept, and decodes nothing: the cold work of a search that is not the join and the
+// sort is done once per airport, not once per pair.
+//
+// A seller's flights change only with its data version, and every change of a version, an
+// assignment or a machine empties the cache (Search.Purge, with the answer cache); lists asked for
+// before a purge are not added after it. Seats left are not in the lists (they are read at
+// answer time). Lists are bounded by their flights in all, the least recently used evicted
+// first.
+type flightCache struct {
+	budget int // flights; 0 disables the cache
+
+	mu    sync.Mutex // guards the fields below
+	size  int
+	gen   uint64 // bumped by every purge
+	lists *simplelru.LRU[sideKey, []flight.Flight]
+}
+
+// sideKey names one list: the flights of seller on date out of airport (bySrc) or into it.
+type sideKey struct {
+	seller  string
+	date    flight.Date
+	bySrc   bool
+	airport string
+}
+
+// newFlightCache keeps up to budget flights; a budget ≤ 0 keeps none.
+func newFlightCache(budget int) (*flightCache, error) {
+	c := &flightCache{budget: max(budget, 0)}
+	lists, err := simplelru.NewLRU(1<<30, func(_ sideKey, l []flight.Flight) { c.size -= len(l) })
+	if err != nil {
+		return nil, err
+	}
+	c.lists = lists
+	return c, nil
+}
+
+// both returns a seller's two lists for q's airports and date, when both are kept, and the
+// generation to hand back to add.
+func (c *flightCache) both(seller string, date flight.Date, src, dst string) (fromSrc, toDst []flight.Flight, gen uint64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.budget == 0 {
+		return nil, nil, c.gen, false
+	}
+	fromSrc, okSrc := c.lists.Get(sideKey{seller, date, true, src})
+	toDst, okDst := c.lists.Get(sideKey{seller, date, false, dst})
+	return fromSrc, toDst, c.gen, okSrc && okDst
+}
+
+// add keeps a seller's two lists, asked for since both (or generation) returned gen, unless a
+// purge came in between. The lists are the cache's from then on: nobody may change them.
+func (c *flightCache) add(seller string, date flight.Date, src, dst string, fromSrc, toDst []flight.Flight, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.budget == 0 || gen != c.gen {
+		return
+	}
+	c.put(sideKey{seller, date, true, src}, fromSrc)
+	c.put(sideKey{seller, date, false, dst}, toDst)
+}
+
+func (c *flightCache) put(k sideKey, l []flight.Flight) {
+	if len(l) > c.budget {
+		return
+	}
+	c.lists.Remove(k) // a list replaced is taken off the size (Add would not call back)
+	c.lists.Add(k, l)
+	c.size += len(l)
+	for c.size > c.budget {
+		c.lists.RemoveOldest()
+	}
+}
+
+// generation is the purge generation now.
+func (c *flightCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+func (c *flightCache) purge() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.lists.Purge()
+}

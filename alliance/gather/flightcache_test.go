@@ -1,0 +1,233 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/trip"
+	"flightalliance/soap"
+)
+
+// schedule is an alliance whose machine "m-<seller>" holds each seller's flights and answers
+// from them; it records every question asked. fail makes a seller's holder cover nothing, and
+// during, when set, runs inside every Ask.
+type schedule struct {
+	flights map[string][]flight.Flight // seller → flights
+
+	mu     sync.Mutex
+	asked  []string // "seller src→dst"
+	fail   map[string]bool
+	during func()
+}
+
+func (*schedule) Ready() bool { return true }
+func (s *schedule) Sellers() []string {
+	var out []string
+	for sel := range s.flights {
+		out = append(out, sel)
+	}
+	slices.Sort(out)
+	return out
+}
+func (*schedule) Candidates(seller string) []string { return []string{"m-" + seller} }
+func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string) {
+	s.mu.Lock()
+	during := s.during
+	for _, sel := range sellers {
+		s.asked = append(s.asked, sel+" "+q.Src+"→"+q.Dst)
+		if s.fail[sel] {
+			continue
+		}
+		covered = append(covered, sel)
+		for _, f := range s.flights[sel] {
+			if flight.DateOf(f.Departure) != q.Date {
+				continue
+			}
+			if f.Src == q.Src {
+				src = append(src, f)
+			}
+			if f.Dst == q.Dst {
+				dst = append(dst, f)
+			}
+		}
+	}
+	s.mu.Unlock()
+	if during != nil {
+		during()
+	}
+	return src, dst, covered
+}
+
+// questions returns and forgets the questions asked so far.
+func (s *schedule) questions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.asked
+	s.asked = nil
+	slices.Sort(out)
+	return out
+}
+
+// hubSchedule: LY and UA each fly from TLV, LHR and CDG to each other and to JFK, in the
+// morning, and onwards in the afternoon, on 2026-12-01.
+func hubSchedule() *schedule {
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	airports := []string{"TLV", "LHR", "CDG", "JFK"}
+	s := &schedule{flights: map[string][]flight.Flight{}, fail: map[string]bool{}}
+	for si, sel := range []string{"LY", "UA"} {
+		n := 0
+		for _, from := range airports {
+			for _, to := range airports {
+				if from == to {
+					continue
+				}
+				for _, hour := range []int{6, 15} {
+					n++
+					dep := day.Add(time.Duration(hour+si) * time.Hour)
+					s.flights[sel] = append(s.flights[sel], flight.Flight{Number: fmt.Sprintf("%s%03d", sel, n), Seller: sel,
+						Src: from, Dst: to, Departure: dep, Arrival: dep.Add(3 * time.Hour), Price: flight.Cents(10000 + 100*n), Seats: 9})
+				}
+			}
+		}
+	}
+	return s
+}
+
+func newFlightCacheSearch(t *testing.T, a Alliance, flights int) (*Search, Metrics) {
+	t.Helper()
+	m := Metrics{
+		Seconds:          prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
+		CacheHits:        prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
+		CacheMisses:      prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
+		FlightListHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "fh"}),
+		FlightListMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "fm"}),
+	}
+	// No answer cache: every search computes, so what is asked is the flight cache's doing.
+	s, err := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, FlightsCache: flights}, a, ledger.NewSeats("star"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, m
+}
+
+// search answers src→dst on the schedule's day, whole, and checks it against the same search
+// with no cache at all.
+func search(t *testing.T, s *Search, src, dst string) *soap.GetTripsResponse {
+	t.Helper()
+	req := &soap.GetTripsRequest{Src: src, Dst: dst, Date: "2026-12-01"}
+	got, err := s.GetTrips(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s→%s: %v", src, dst, err)
+	}
+	fresh := &schedule{flights: s.alliance.(*schedule).flights}
+	ref, _ := newFlightCacheSearch(t, fresh, 0)
+	want, err := ref.GetTrips(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Total != want.Total || !slices.EqualFunc(got.Trips, want.Trips, func(a, b soap.Trip) bool {
+		return a.Price == b.Price && slices.Equal(a.Legs, b.Legs)
+	}) {
+		t.Errorf("%s→%s: %d trips, want the %d of an uncached search", src, dst, got.Total, want.Total)
+	}
+	return got
+}
+
+// TestFlightCacheAnswersAPairFromAirportsSeenBefore: a pair never searched whose source was
+// searched from and whose destination was searched to asks no holder, and answers as an uncached
+// search does; a purge (the data may have changed) asks again.
+func TestFlightCacheAnswersAPairFromAirportsSeenBefore(t *testing.T) {
+	a := hubSchedule()
+	s, m := newFlightCacheSearch(t, a, 1000)
+	search(t, s, "TLV", "JFK")
+	search(t, s, "LHR", "CDG")
+	if got := a.questions(); len(got) != 4 {
+		t.Fatalf("two new pairs asked %v, want each seller once per pair", got)
+	}
+	if resp := search(t, s, "TLV", "CDG"); !resp.Complete || resp.Total == 0 {
+		t.Fatalf("TLV→CDG from kept lists: %+v, want a complete answer with trips", resp)
+	}
+	if got := a.questions(); len(got) != 0 {
+		t.Errorf("TLV→CDG (TLV searched from, CDG searched to) asked %v, want nothing", got)
+	}
+	if hits, misses := counterValue(t, m.FlightListHits), counterValue(t, m.FlightListMisses); hits != 2 || misses != 4 {
+		t.Errorf("flight list hits %v, misses %v; want 2 and 4", hits, misses)
+	}
+	search(t, s, "LHR", "TLV") // LHR kept as a source, TLV never a destination
+	if got := a.questions(); !slices.Equal(got, []string{"LY LHR→TLV", "UA LHR→TLV"}) {
+		t.Errorf("LHR→TLV asked %v, want both sellers", got)
+	}
+	s.Purge()
+	search(t, s, "TLV", "CDG")
+	if got := a.questions(); len(got) != 2 {
+		t.Errorf("after a purge TLV→CDG asked %v, want both sellers again", got)
+	}
+}
+
+// TestFlightCacheKeepsOnlyWhatItMay: lists asked for before a purge are not kept after it; a
+// seller no holder answered for is asked again; lists beyond the budget are not kept.
+func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
+	t.Run("purged while asking", func(t *testing.T) {
+		a := hubSchedule()
+		s, _ := newFlightCacheSearch(t, a, 1000)
+		a.during = s.Purge // the data changed while the holders answered
+		search(t, s, "TLV", "JFK")
+		a.during = nil
+		a.questions()
+		search(t, s, "TLV", "JFK")
+		if got := a.questions(); len(got) != 2 {
+			t.Errorf("asked %v after lists were asked for across a purge, want both sellers again", got)
+		}
+	})
+	t.Run("missing seller", func(t *testing.T) {
+		a := hubSchedule()
+		s, _ := newFlightCacheSearch(t, a, 1000)
+		a.fail["UA"] = true
+		if resp, _ := s.GetTrips(context.Background(), &soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}); resp.Complete {
+			t.Fatalf("UA's holder failed, yet the answer is complete")
+		}
+		a.fail["UA"] = false
+		a.questions()
+		search(t, s, "TLV", "JFK")
+		if got := a.questions(); !slices.Equal(got, []string{"UA TLV→JFK"}) {
+			t.Errorf("asked %v, want UA alone (LY's lists kept, UA's never answered)", got)
+		}
+	})
+	t.Run("budget", func(t *testing.T) {
+		a := hubSchedule()
+		perList := 6 // each seller flies 3 routes × 2 a day out of an airport, and into one
+		s, _ := newFlightCacheSearch(t, a, 3*perList)
+		for _, p := range [][2]string{{"TLV", "JFK"}, {"LHR", "CDG"}, {"CDG", "LHR"}} {
+			search(t, s, p[0], p[1])
+			if s.flights.size > 3*perList {
+				t.Fatalf("%d flights kept, budget %d", s.flights.size, 3*perList)
+			}
+		}
+		if n := s.flights.lists.Len(); n != 3 {
+			t.Errorf("%d lists kept, want the 3 most recent of %d flights each", n, perList)
+		}
+		small, _ := newFlightCacheSearch(t, a, perList-1)
+		search(t, small, "TLV", "JFK")
+		if small.flights.size != 0 {
+			t.Errorf("%d flights kept with a budget smaller than any list", small.flights.size)
+		}
+	})
+}
+
+func counterValue(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
+}
