@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -71,6 +72,43 @@ func (l *loadRun) warmConns(b *testing.B, client *http.Client) {
 	b.Logf("%d connections to the search server opened before the load", l.dials.Load())
 }
 
+// warmPools sends loadWorkers searches at once, twice, each for a pair of the queries on a day
+// without flights: the search server's connections to the delegate and the delegate's to the
+// holders are opened before the load, as they are in a server that has been running — a burst
+// of cold searches would otherwise also pay a TLS handshake per call it adds to a pool. Nothing
+// of the measured day is cached by it (the lists it brings are the empty day's).
+func (l *loadRun) warmPools(b *testing.B, client *http.Client) {
+	empty := l.queries[0].date.AddDays(-30)
+	for range 2 {
+		var wg sync.WaitGroup
+		for i := range loadWorkers {
+			wg.Go(func() {
+				q := l.queries[i%len(l.queries)]
+				q.date = empty
+				if _, err := restCall(client, l.base, q, 0); err != nil {
+					b.Errorf("warming the pools: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// refSpread is the reference's own p99 ÷ p50 over the queries, one at a time on one goroutine:
+// how unequal the work of the answers is, before any queueing (the busiest pairs have ten
+// times the median's trips).
+func refSpread(inputs []refQuery) float64 {
+	lat := make([]time.Duration, len(inputs))
+	var buf []byte
+	for i, in := range inputs {
+		t0 := time.Now()
+		buf, _ = in.answer(buf[:0], false)
+		lat[i] = time.Since(t0)
+	}
+	slices.Sort(lat)
+	return float64(lat[min(len(lat)-1, len(lat)*99/100)]) / float64(max(lat[len(lat)/2], 1))
+}
+
 // refThroughput is the reference's answers/s: workers goroutines computing each input's answer
 // rounds times.
 func refThroughput(inputs []refQuery, workers, rounds int) float64 {
@@ -100,6 +138,7 @@ type loadPhase struct {
 	limit         int
 	mu            sync.Mutex
 	lat           []time.Duration
+	began         []time.Duration // when each answer's search began, into the phase (as lat)
 	wall          time.Duration
 	shed          atomic.Int64
 	noRetryAfter  atomic.Int64
@@ -122,6 +161,20 @@ func (p *loadPhase) quantile(q float64) time.Duration {
 	return s[min(len(s)-1, int(float64(len(s))*q))]
 }
 
+// slowest describes the n slowest answers: latency, and when their search began.
+func (p *loadPhase) slowest(n int) string {
+	idx := make([]int, len(p.lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(p.lat[b], p.lat[a]) })
+	var out []string
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, fmt.Sprintf("%.0f ms at %.2f s", ms(p.lat[i]), p.began[i].Seconds()))
+	}
+	return strings.Join(out, ", ")
+}
+
 func (p *loadPhase) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -138,7 +191,7 @@ func (p *loadPhase) describe() string {
 	return fmt.Sprintf("%s: %d answers in %.2f s, %d shed (%d without Retry-After), %d errors; "+
 		"search server: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f delegate calls, %.0f alternate calls, %.0f not modified, %.0f kept answers, %.0f shared calls; "+
 		"machines: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f holder calls, %.0f hedged sellers, cache %.0f hits %.0f misses, %.0f shared searches, flight lists kept/asked %.0f/%.0f; "+
-		"CPU s: search server %.2f, delegate %.2f, other machines %.2f, this process %.2f; %d new connections to the search server",
+		"CPU s: search server %.2f, delegate %.2f, other machines %.2f, this process %.2f; %d new connections to the search server; slowest: %s",
 		p.name, len(p.lat), p.wall.Seconds(), p.shed.Load(), p.noRetryAfter.Load(), p.errors,
 		d("search_hedges_sent_total"), d("search_hedges_won_total"), d("search_hedges_refused_total"), d("search_delegate_calls_total"), d("search_alternate_calls_total"),
 		d("search_not_modified_total"), d("search_kept_answers_total"), d("search_shared_calls_total"),
@@ -148,7 +201,7 @@ func (p *loadPhase) describe() string {
 		d("flightalliance_airline_flight_list_hits_total"), d("flightalliance_airline_flight_list_misses_total"),
 		tick(p.before.searchCPU, p.after.searchCPU), tick(p.before.delegateCPU, p.after.delegateCPU),
 		tick(p.before.othersCPU, p.after.othersCPU), tick(p.before.clientCPU, p.after.clientCPU),
-		p.after.searchDials-p.before.searchDials)
+		p.after.searchDials-p.before.searchDials, p.slowest(5))
 }
 
 // run sends n searches (query k%len(queries) for k = 0..n-1, from a shared index) with limit (0:
@@ -169,7 +222,7 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 	for range loadWorkers {
 		wg.Go(func() {
 			var body []byte
-			var lat []time.Duration
+			var lat, began []time.Duration
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= n {
@@ -178,16 +231,17 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 				i := k % len(l.queries)
 				var took time.Duration
 				var err error
+				at := time.Since(start)
 				body, took, err = p.get(client, urls[i], body[:0])
 				if err != nil {
 					p.fail(fmt.Errorf("%v limit=%d: %w", l.queries[i], limit, err))
 					continue
 				}
-				lat = append(lat, took)
+				lat, began = append(lat, took), append(began, at)
 				l.checks.see(limit, i, body)
 			}
 			p.mu.Lock()
-			p.lat = append(p.lat, lat...)
+			p.lat, p.began = append(p.lat, lat...), append(p.began, began...)
 			p.mu.Unlock()
 		})
 	}

@@ -77,9 +77,9 @@ func (s *schedule) questions() []string {
 	return out
 }
 
-// hubSchedule: LY and UA each fly from TLV, LHR and CDG to each other and to JFK, in the
-// morning, and onwards in the afternoon, on 2026-12-01.
-func hubSchedule() *schedule {
+// hubSchedule: LY and UA each fly between TLV, LHR, CDG and JFK, every route perDay times on
+// 2026-12-01, spread over the day.
+func hubSchedule(perDay int) *schedule {
 	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	airports := []string{"TLV", "LHR", "CDG", "JFK"}
 	s := &schedule{flights: map[string][]flight.Flight{}, fail: map[string]bool{}}
@@ -90,9 +90,9 @@ func hubSchedule() *schedule {
 				if from == to {
 					continue
 				}
-				for _, hour := range []int{6, 15} {
+				for i := range perDay {
 					n++
-					dep := day.Add(time.Duration(hour+si) * time.Hour)
+					dep := day.Add(time.Duration(i*24/perDay)*time.Hour + time.Duration(si)*time.Minute)
 					s.flights[sel] = append(s.flights[sel], flight.Flight{Number: fmt.Sprintf("%s%03d", sel, n), Seller: sel,
 						Src: from, Dst: to, Departure: dep, Arrival: dep.Add(3 * time.Hour), Price: flight.Cents(10000 + 100*n), Seats: 9})
 				}
@@ -104,19 +104,23 @@ func hubSchedule() *schedule {
 
 func newFlightCacheSearch(t *testing.T, a Alliance, flights int) (*Search, Metrics) {
 	t.Helper()
-	m := Metrics{
-		Seconds:          prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
-		CacheHits:        prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
-		CacheMisses:      prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
-		FlightListHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "fh"}),
-		FlightListMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "fm"}),
-	}
+	m := testMetrics()
 	// No answer cache: every search computes, so what is asked is the flight cache's doing.
 	s, err := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, FlightsCache: flights}, a, ledger.NewSeats("star"), m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, m
+}
+
+func testMetrics() Metrics {
+	return Metrics{
+		Seconds:          prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
+		CacheHits:        prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
+		CacheMisses:      prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
+		FlightListHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "fh"}),
+		FlightListMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "fm"}),
+	}
 }
 
 // search answers src→dst on the schedule's day, whole, and checks it against the same search
@@ -146,7 +150,7 @@ func search(t *testing.T, s *Search, src, dst string) *soap.GetTripsResponse {
 // searched from and whose destination was searched to asks no holder, and answers as an uncached
 // search does; a purge (the data may have changed) asks again.
 func TestFlightCacheAnswersAPairFromAirportsSeenBefore(t *testing.T) {
-	a := hubSchedule()
+	a := hubSchedule(2)
 	s, m := newFlightCacheSearch(t, a, 1000)
 	search(t, s, "TLV", "JFK")
 	search(t, s, "LHR", "CDG")
@@ -177,7 +181,7 @@ func TestFlightCacheAnswersAPairFromAirportsSeenBefore(t *testing.T) {
 // seller no holder answered for is asked again; lists beyond the budget are not kept.
 func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 	t.Run("purged while asking", func(t *testing.T) {
-		a := hubSchedule()
+		a := hubSchedule(2)
 		s, _ := newFlightCacheSearch(t, a, 1000)
 		a.during = s.Purge // the data changed while the holders answered
 		search(t, s, "TLV", "JFK")
@@ -189,7 +193,7 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 		}
 	})
 	t.Run("missing seller", func(t *testing.T) {
-		a := hubSchedule()
+		a := hubSchedule(2)
 		s, _ := newFlightCacheSearch(t, a, 1000)
 		a.fail["UA"] = true
 		if resp, _ := s.GetTrips(context.Background(), &soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}); resp.Complete {
@@ -203,7 +207,7 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 		}
 	})
 	t.Run("budget", func(t *testing.T) {
-		a := hubSchedule()
+		a := hubSchedule(2)
 		perList := 6 // each seller flies 3 routes × 2 a day out of an airport, and into one
 		s, _ := newFlightCacheSearch(t, a, 3*perList)
 		for _, p := range [][2]string{{"TLV", "JFK"}, {"LHR", "CDG"}, {"CDG", "LHR"}} {

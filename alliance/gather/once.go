@@ -23,8 +23,15 @@ type computed struct {
 // A caller whose ctx ends first gets a Server fault; the computation goes on for the others. A
 // purge starts a new generation, so a computation begun before it is neither joined nor cached
 // after it.
-func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64) (computed, error) {
+//
+// A first page (firstPage) is computed as the list's first smallPage trips and its count alone
+// (trip.Cheapest), and cached apart from whole lists (firstKey) — or as the whole list, when it
+// has no more trips than that.
+func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64, first bool) (computed, error) {
 	started := false // set by the computation when it is this call's (read after it ended)
+	if first {
+		key = firstKey(key)
+	}
 	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (_ any, err error) {
 		started = true
 		defer recoverAsFault(&err) // a panic here would take the whole machine down: DoChan re-panics unrecoverably
@@ -33,8 +40,17 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 			want = slices.DeleteFunc(want, func(sel string) bool { return !slices.Contains(q.Sellers, sel) })
 		}
 		fromSrc, toDst, missing := s.gather(context.WithoutCancel(ctx), q, want)
-		c := computed{list: newTripList(trip.Build(q, fromSrc, toDst)), missing: missing}
+		c := computed{missing: missing}
+		if first {
+			trips, total := trip.Cheapest(q, fromSrc, toDst, smallPage)
+			c.list = newFirstTrips(trips, total)
+		} else {
+			c.list = newTripList(trip.Build(q, fromSrc, toDst))
+		}
 		if len(missing) == 0 {
+			if c.list.whole() {
+				key = cacheKey(q)
+			}
 			s.cache.add(key, c.list, gen)
 		}
 		return c, nil

@@ -133,7 +133,11 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		return nil, soap.ServerFault("not ready: this machine has not read the alliance's state yet")
 	}
 	key := cacheKey(q)
+	first := firstPage(ctl)
 	list, gen, hit := s.cache.get(key)
+	if !hit && first {
+		list, gen, hit = s.cache.get(firstKey(key))
+	}
 	var missing []string
 	if hit {
 		s.metrics.CacheHits.Inc()
@@ -141,7 +145,7 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		if s.cache.enabled() {
 			s.metrics.CacheMisses.Inc()
 		}
-		c, err := s.computeOnce(ctx, q, key, gen)
+		c, err := s.computeOnce(ctx, q, key, gen, first)
 		if err != nil {
 			return nil, err
 		}

@@ -16,14 +16,35 @@ import (
 // its SOAP form with each leg's Seats the flight's seats for sale. A cached list serves every later
 // search of the query: the controls pick trips by position, and only the seats left are filled in
 // per answer, so an answer from the cache formats no time, price or name again.
+//
+// A list may also hold only the first trips of the whole (newFirstTrips): it then answers first
+// pages alone (firstPage).
 type tripList struct {
 	trips []trip.Trip
+	total int // trips in the whole list
 	once  sync.Once
 	wire  []soap.Trip
 	made  atomic.Bool // wire is made (once has run)
 }
 
-func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips} }
+func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips, total: len(trips)} }
+
+// newFirstTrips is the list of the first trips of a whole list of total.
+func newFirstTrips(first []trip.Trip, total int) *tripList {
+	return &tripList{trips: first, total: total}
+}
+
+// whole reports whether the list holds every trip.
+func (l *tripList) whole() bool { return len(l.trips) == l.total }
+
+// firstPage reports whether the controls ask for a first page a list of the first smallPage
+// trips answers: the price order unfiltered, at most smallPage trips.
+func firstPage(ctl controls) bool {
+	return ctl.filter == (trip.Filter{}) && ctl.order == trip.ByPrice && ctl.max > 0 && ctl.max <= smallPage
+}
+
+// firstKey is the cache key of the first trips of the list of key.
+func firstKey(key string) string { return key + "|first" }
 
 // wireForm is the SOAP form of every trip, made once.
 func (l *tripList) wireForm(alliance string) []soap.Trip {
@@ -45,7 +66,13 @@ const smallPage = 100
 // filtered list. A list that will serve one answer only (not cached), or a small page of a list
 // whose SOAP form is not made yet, converts just the page.
 func (l *tripList) page(ctl controls, alliance string, cached bool) (page []soap.Trip, total int) {
+	if !l.whole() && !firstPage(ctl) {
+		panic("gather: a list of the first trips asked for more than a first page") // never: see GetTrips
+	}
 	idx, total := trip.SelectIndex(l.trips, ctl.filter, ctl.order, ctl.max)
+	if idx == nil {
+		total = l.total // the same for a whole list; the whole list's count for its first trips
+	}
 	if !cached || (l.wireless() && ctl.max > 0 && ctl.max <= smallPage) {
 		if idx == nil {
 			return toWireTrips(l.trips[:min(len(l.trips), total, maxOr(ctl.max, total))], alliance), total

@@ -8,7 +8,7 @@ import (
 )
 
 // busyAlliance is a 10,000-flights-a-day alliance: ten sellers of 1,000 flights a day, one day.
-func busyAlliance(b *testing.B) []*flight.Seller {
+func busyAlliance(b testing.TB) []*flight.Seller {
 	b.Helper()
 	var codes []string
 	for i := range 10 {
@@ -78,4 +78,20 @@ func BenchmarkSearchBusyPair(b *testing.B) {
 			b.Fatalf("%d trips; want %d", n, want)
 		}
 	}
+}
+
+// BenchmarkCheapestBusyPair is a first page (20 trips, and the count) of the busiest pair from
+// the same flights as BenchmarkBuildBusyPair: what a cold page costs the delegate instead of the
+// whole list.
+func BenchmarkCheapestBusyPair(b *testing.B) {
+	sellers := busyAlliance(b)
+	q, want := busiestPair(sellers)
+	fromSrc, toDst := gather(sellers, q)
+	b.ResetTimer()
+	for b.Loop() {
+		if page, n := Cheapest(q, fromSrc, toDst, 20); n != want || len(page) != 20 {
+			b.Fatalf("%d trips of %d; want 20 of %d", len(page), n, want)
+		}
+	}
+	b.ReportMetric(float64(want), "trips/op")
 }

@@ -3,6 +3,7 @@ package trip
 import (
 	"slices"
 	"sort"
+	"time"
 
 	"flightalliance/alliance/flight"
 )
@@ -26,33 +27,62 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 	if q.Src == q.Dst {
 		return nil
 	}
-	var (
-		allowed   = q.sellerFilter()
-		minConn   = q.minConnection()
-		legs      arena
-		trips     []Trip
-		firstSeen = make(map[flight.Key]bool, len(fromSrc))
-		byVia     = make(map[string][]flight.Flight) // first legs by connecting airport
-	)
+	in := prepare(q, fromSrc, toDst)
+	firsts := make([][]flight.Flight, len(in.seconds)) // each second leg's, found once
+	n := len(in.directs)
+	for i, f2 := range in.seconds {
+		firsts[i] = in.firstsBefore(f2)
+		n += len(firsts[i])
+	}
+	legs := arena{free: make([]flight.Flight, 2*n-len(in.directs))} // every leg, in one allocation
+	trips := make([]Trip, 0, n)
+	for _, f := range in.directs {
+		trips = append(trips, Trip{Legs: legs.one(f), Price: f.Price})
+	}
+	for i, f2 := range in.seconds {
+		for _, f1 := range firsts[i] {
+			trips = append(trips, Trip{Legs: legs.two(f1, f2), Price: f1.Price + f2.Price})
+		}
+	}
+	Sort(trips)
+	return trips
+}
+
+// joinInput is a query's flights made ready for the join: the direct flights, the first legs of
+// connections grouped by where they land (each group sorted by arrival), and the second legs —
+// every flight once (its first appearance), each in its list only if it fits there.
+type joinInput struct {
+	directs []flight.Flight
+	byVia   map[string][]flight.Flight // first legs by connecting airport, by arrival
+	seconds []flight.Flight
+	minConn time.Duration
+}
+
+// prepare reads fromSrc and toDst as Build documents.
+func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
+	in := joinInput{byVia: make(map[string][]flight.Flight), minConn: q.minConnection()}
+	if q.Src == q.Dst {
+		return in
+	}
+	allowed := q.sellerFilter()
 	fits := func(f flight.Flight) bool {
 		return flight.DateOf(f.Departure) == q.Date && allowed(f.Seller)
 	}
-
+	firstSeen := make(map[flight.Key]bool, len(fromSrc))
 	for _, f := range fromSrc {
 		if f.Src != q.Src || f.Dst == q.Src || !fits(f) || firstSeen[f.Key()] {
 			continue
 		}
 		firstSeen[f.Key()] = true
 		if f.Dst == q.Dst {
-			trips = append(trips, Trip{Legs: legs.one(f), Price: f.Price})
+			in.directs = append(in.directs, f)
 			continue
 		}
-		byVia[f.Dst] = append(byVia[f.Dst], f)
+		in.byVia[f.Dst] = append(in.byVia[f.Dst], f)
 	}
-	for _, firsts := range byVia {
+	for _, firsts := range in.byVia {
 		slices.SortFunc(firsts, func(a, b flight.Flight) int { return a.Arrival.Compare(b.Arrival) })
 	}
-
 	secondSeen := make(map[flight.Key]bool, len(toDst))
 	for _, f2 := range toDst {
 		if f2.Dst != q.Dst || f2.Src == q.Dst || !fits(f2) || secondSeen[f2.Key()] {
@@ -61,19 +91,22 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 		secondSeen[f2.Key()] = true
 		if f2.Src == q.Src {
 			if !firstSeen[f2.Key()] { // a direct flight missing from fromSrc
-				trips = append(trips, Trip{Legs: legs.one(f2), Price: f2.Price})
+				in.directs = append(in.directs, f2)
 			}
 			continue
 		}
-		firsts := byVia[f2.Src]
-		latest := f2.Departure.Add(-minConn) // f1 must arrive at or before this
-		n := sort.Search(len(firsts), func(i int) bool { return firsts[i].Arrival.After(latest) })
-		for _, f1 := range firsts[:n] {
-			trips = append(trips, Trip{Legs: legs.two(f1, f2), Price: f1.Price + f2.Price})
-		}
+		in.seconds = append(in.seconds, f2)
 	}
-	Sort(trips)
-	return trips
+	return in
+}
+
+// firstsBefore is the first legs f2 can follow: landing where it leaves, at least the minimum
+// connection before it departs (a prefix of the group, found by one binary search).
+func (in *joinInput) firstsBefore(f2 flight.Flight) []flight.Flight {
+	firsts := in.byVia[f2.Src]
+	latest := f2.Departure.Add(-in.minConn) // f1 must arrive at or before this
+	n := sort.Search(len(firsts), func(i int) bool { return firsts[i].Arrival.After(latest) })
+	return firsts[:n]
 }
 
 // arena hands out leg slices carved from shared chunks, so that a search with thousands of

@@ -1,0 +1,102 @@
+package trip
+
+import (
+	"cmp"
+	"container/heap"
+	"slices"
+
+	"flightalliance/alliance/flight"
+)
+
+// Cheapest returns the first k trips of Build(q, fromSrc, toDst) — the same trips in the same
+// order — and how many trips Build returns in all, without making the others: a search's first
+// page of a list of thousands costs the join's reading of its inputs and the k trips, not the
+// whole list and its sort.
+//
+// It keeps the k least trips met so far (by Compare) and reads the connections cheapest second
+// leg first, and each second leg's first legs cheapest first, stopping when the price alone puts
+// a trip after the k-th kept: a trip skipped that way costs more than one already kept, and the
+// k-th kept only ever gets cheaper, so no skipped trip belongs in the answer. The count adds, per
+// second leg, the first legs it can follow, which the join finds with one binary search anyway.
+// k ≤ 0 returns no trips, only the count.
+func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, total int) {
+	if q.Src == q.Dst {
+		return nil, 0
+	}
+	in := prepare(q, fromSrc, toDst)
+	total = len(in.directs)
+	for _, f2 := range in.seconds {
+		total += len(in.firstsBefore(f2))
+	}
+	if k <= 0 {
+		return nil, total
+	}
+	best := &kept{k: k}
+	for _, f := range in.directs {
+		best.offer(Trip{Legs: []flight.Flight{f}, Price: f.Price})
+	}
+	// Each connecting airport's first legs by price, with the cheapest over all of them.
+	byPrice := make(map[string][]flight.Flight, len(in.byVia))
+	var cheapestFirst flight.Cents = -1
+	for via, firsts := range in.byVia {
+		sorted := slices.Clone(firsts)
+		slices.SortFunc(sorted, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
+		byPrice[via] = sorted
+		if cheapestFirst < 0 || sorted[0].Price < cheapestFirst {
+			cheapestFirst = sorted[0].Price
+		}
+	}
+	seconds := slices.Clone(in.seconds)
+	slices.SortFunc(seconds, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
+	for _, f2 := range seconds {
+		if cheapestFirst < 0 || best.beyond(cheapestFirst+f2.Price) {
+			break // every later second leg costs at least as much
+		}
+		latest := f2.Departure.Add(-in.minConn)
+		for _, f1 := range byPrice[f2.Src] {
+			if best.beyond(f1.Price + f2.Price) {
+				break
+			}
+			if !f1.Arrival.After(latest) {
+				best.offer(Trip{Legs: []flight.Flight{f1, f2}, Price: f1.Price + f2.Price})
+			}
+		}
+	}
+	trips = best.trips
+	Sort(trips)
+	return trips, total
+}
+
+// kept is the k least trips offered so far, as a heap whose root is the greatest of them.
+type kept struct {
+	k     int
+	trips []Trip
+}
+
+// beyond reports whether a trip of this price sorts after every trip kept when k are kept (and
+// so can never be among the k least).
+func (h *kept) beyond(price flight.Cents) bool {
+	return len(h.trips) == h.k && price > h.trips[0].Price
+}
+
+// offer keeps t if it is among the k least so far.
+func (h *kept) offer(t Trip) {
+	if len(h.trips) < h.k {
+		heap.Push(h, t)
+		return
+	}
+	if Compare(t, h.trips[0]) < 0 {
+		h.trips[0] = t
+		heap.Fix(h, 0)
+	}
+}
+
+func (h *kept) Len() int           { return len(h.trips) }
+func (h *kept) Less(i, j int) bool { return Compare(h.trips[i], h.trips[j]) > 0 }
+func (h *kept) Swap(i, j int)      { h.trips[i], h.trips[j] = h.trips[j], h.trips[i] }
+func (h *kept) Push(x any)         { h.trips = append(h.trips, x.(Trip)) }
+func (h *kept) Pop() any {
+	t := h.trips[len(h.trips)-1]
+	h.trips = h.trips[:len(h.trips)-1]
+	return t
+}
