@@ -130,8 +130,11 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 	}
 	for _, target := range order {
 		group := byTarget[target]
-		if !g.allow(group, hedged) {
+		switch g.allow(group, hedged) {
+		case hedgeRefused:
 			g.out.HedgesRefused++
+			continue
+		case hedgeNotYet:
 			continue
 		}
 		now := time.Now()
@@ -159,10 +162,10 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 
 // allow asks the policy for a call about keys: a hedge needs its consent, any other call adds to
 // its budget.
-func (g *Gather[A]) allow(keys []string, hedged bool) bool {
+func (g *Gather[A]) allow(keys []string, hedged bool) verdict {
 	switch {
 	case g.policy == nil:
-		return true
+		return hedgeAllowed
 	case hedged:
 		waitingOn := make([]string, 0, len(keys)) // the targets last asked about the keys
 		var waited time.Duration                  // the longest any of the keys has waited
@@ -173,7 +176,7 @@ func (g *Gather[A]) allow(keys []string, hedged bool) bool {
 		return g.policy.allowHedge(waitingOn, g.class, waited)
 	default:
 		g.policy.budget.call()
-		return true
+		return hedgeAllowed
 	}
 }
 

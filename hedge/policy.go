@@ -27,6 +27,13 @@ type Settings struct {
 	// answer, or a refused hedge would cost a complete answer. Set it to a fraction of the
 	// deadline the calls share (the search server: half of --delegate-timeout).
 	FreeAfter time.Duration
+	// SilentOnly hedges only the two free cases — a silent target, a call pending FreeAfter —
+	// and never a target that is merely slower than its quantile: for a caller whose next
+	// candidates cost more than the target they would relieve and lean on what it leans on (the
+	// search server: an alternate machine answers from cold caches, gathering from the very
+	// holders the delegate asks), a hedge of a busy target only adds to the load that makes it
+	// slow. Ticks then come every Max.
+	SilentOnly bool
 }
 
 // Policy is when a gather asks a further candidate of a key that is still pending, and whether it
@@ -112,13 +119,28 @@ func (p *Policy) answered(target, class string, took time.Duration, covered bool
 	w.add(took)
 }
 
+// verdict is a Policy's answer to a hedge.
+type verdict int
+
+const (
+	hedgeAllowed verdict = iota
+	hedgeRefused         // the budget is spent
+	hedgeNotYet          // SilentOnly: the target is busy, not silent, and the call not overdue
+)
+
 // allowHedge decides a hedge away from calls of class pending on waitingOn for waited: free
-// once they have waited FreeAfter or when every target is silent, else a token of the budget.
-func (p *Policy) allowHedge(waitingOn []string, class string, waited time.Duration) bool {
-	if waited >= p.s.FreeAfter || p.silent(waitingOn, class) {
-		return true
+// once they have waited FreeAfter or when every target is silent, else a token of the budget
+// (none with SilentOnly).
+func (p *Policy) allowHedge(waitingOn []string, class string, waited time.Duration) verdict {
+	switch {
+	case waited >= p.s.FreeAfter || p.silent(waitingOn, class):
+		return hedgeAllowed
+	case p.s.SilentOnly:
+		return hedgeNotYet
+	case p.budget.hedge():
+		return hedgeAllowed
 	}
-	return p.budget.hedge()
+	return hedgeRefused
 }
 
 // silent reports whether every one of targets has answered nothing for longer than Max and
@@ -154,6 +176,9 @@ func (g *Gather[A]) Hedge(ctx context.Context, p *Policy, seen func(Answer[A])) 
 	delay := p.s.Min
 	for _, target := range g.firstTargets() {
 		delay = max(delay, p.Delay(target, g.class))
+	}
+	if p.s.SilentOnly {
+		delay = p.s.Max // as soon as a target can be silent
 	}
 	ticker := time.NewTicker(delay)
 	defer ticker.Stop()

@@ -24,7 +24,7 @@ var ErrInvalidConfig = errors.New("invalid search server config")
 type Config struct {
 	RegistrationTTL time.Duration // how long a registration lives after its last refresh; default 30s
 	DelegateTimeout time.Duration // deadline of asking one alliance (its delegate and alternates); default 3s
-	HedgeDelay      time.Duration // how long a delegate may take before its next alternate is asked too; default 300ms
+	HedgeDelay      time.Duration // how long a delegate may answer nothing before its next alternate is asked too; default 300ms
 	MaxSearches     int           // searches answered at once; default 256
 	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
 	AnswerCache     int64         // bytes of answers kept to ask for again with their ETags; default 512 MiB, -1 none
@@ -121,7 +121,10 @@ func New(cfg Config) (*Server, error) {
 		log:     cfg.Logger,
 		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
-		hedge:   hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay, FreeAfter: cfg.DelegateTimeout / 2}),
+		// Silent delegates only: an alternate answers from cold caches, gathering from the
+		// holders the delegate asks, so hedging a delegate that is busy (answering, slowly)
+		// adds load where there is too much — under 16 connections it halved whole answers/s.
+		hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay, FreeAfter: cfg.DelegateTimeout / 2, SilentOnly: true}),
 		admit:   newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
 	}
 	conditional, err := newConditional(cfg.AnswerCache)

@@ -18,8 +18,8 @@ func Flight(f flight.Flight) soap.Flight {
 		Seller:    f.Seller,
 		Src:       f.Src,
 		Dst:       f.Dst,
-		Departure: f.Departure.UTC().Format(time.RFC3339),
-		Arrival:   f.Arrival.UTC().Format(time.RFC3339),
+		Departure: instantText(f.Departure),
+		Arrival:   instantText(f.Arrival),
 		Price:     f.Price.String(),
 		Seats:     f.Seats,
 	}

@@ -46,7 +46,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
 	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
 	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of asking one alliance (its delegate, then its alternates)")
-	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "the longest a delegate may take before its next registered alternate is asked too; sooner, at the delegate's 95th-percentile latency, once it is known (at least a tenth of this); hedges beyond 5% of calls are refused unless the delegate has answered nothing for this long")
+	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "a delegate that has answered nothing for this long (and for twice its 95th-percentile latency) gets its next registered alternate asked too — paused, cut off, dead; one that keeps answering, however slowly, is not hedged until a call has waited half of --delegate-timeout: an alternate answers from cold caches and would add to the load")
 	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
 	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
 	answerCache := fs.Int64("answer-cache", 512, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; a whole answer of 2,700 trips is about 1 MiB; 0 keeps none")
