@@ -59,6 +59,7 @@ type Policy struct {
 	mu         sync.Mutex
 	latency    map[string]*window   // target and class → recent latencies (calls that covered a key)
 	lastAnswer map[string]time.Time // target and class → when it last answered such a call
+	lastAny    map[string]time.Time // target → when it last answered any call
 }
 
 // NewPolicy returns a Policy with s, its defaults filled in.
@@ -82,7 +83,7 @@ func NewPolicy(s Settings) *Policy {
 		s.FreeAfter = 3 * s.Max
 	}
 	return &Policy{s: s, budget: newBudget(s.Ratio, s.Floor, s.Burst),
-		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}}
+		latency: map[string]*window{}, lastAnswer: map[string]time.Time{}, lastAny: map[string]time.Time{}}
 }
 
 // Delay is how long a call of class to target may take before it is hedged: the quantile of the
@@ -107,6 +108,7 @@ func (p *Policy) answered(target, class string, took time.Duration, covered bool
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastAnswer[target+"\x00"+class] = time.Now()
+	p.lastAny[target] = time.Now()
 	if !covered {
 		return
 	}
@@ -145,6 +147,8 @@ func (p *Policy) allowHedge(waitingOn []string, class string, waited time.Durati
 
 // silent reports whether every one of targets has answered nothing for longer than Max and
 // than twice the latency quantile of its calls of class (never answered counts as silent).
+// "Nothing" is nothing of class — or, with SilentOnly, nothing at all: a target answering pages
+// is alive, however long its first whole list takes.
 func (p *Policy) silent(targets []string, class string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -156,7 +160,11 @@ func (p *Policy) silent(targets []string, class string) bool {
 				quiet = max(quiet, 2*q)
 			}
 		}
-		if now.Sub(p.lastAnswer[t+"\x00"+class]) <= quiet {
+		last := p.lastAnswer[t+"\x00"+class]
+		if p.s.SilentOnly {
+			last = p.lastAny[t]
+		}
+		if now.Sub(last) <= quiet {
 			return false
 		}
 	}

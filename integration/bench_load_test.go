@@ -38,12 +38,13 @@ const (
 //     log gives the sellers kept and asked ("flight lists kept/asked"; the 200 pairs have 59
 //     sources and 60 destinations); pages-warm: the same again, every list now cached. p50 and
 //     p99 of the answers' latencies, and pages/s over the pass's wall time.
-//   - whole: each query twice, the whole list. The delegate caches the whole list of trips keyed
-//     by the query without its controls (gather.cacheKey: limit, offset, sort and filters are
-//     applied to the cached list), so the page passes filled the very entries the whole answers
-//     read: this phase is the warm path of whole answers (the delegate's cached list, its SOAP
-//     answer, the search server's merge and JSON), not gathering — except where the search
-//     server hedges to an alternate machine of the alliance, whose cache is its own and cold.
+//   - whole: each query twice, the whole list. The page passes computed only each list's first
+//     100 trips (gather: trip.Cheapest) — or the whole list when it has no more — so the first
+//     time through, the delegate joins and sorts the whole list (from the flights it kept of the
+//     page passes: no holder is asked), and the search server decodes, merges and encodes it; the
+//     second time, the search server asks with the ETag of the answer it kept and sends that
+//     (the delegate says NotModified). Between the two halves, this is the work of the
+//     reference (the join, the sort and the JSON, once per query), plus the two hops.
 //     whole/ref is whole-answers/s ÷ ref-answers/s, on the same 200 queries (their mean cost,
 //     not the median's).
 //

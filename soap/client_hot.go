@@ -100,8 +100,8 @@ func (c *caller) post(ctx context.Context, rm *remote, op string, params gosoap.
 	return c.transport.RoundTrip(req)
 }
 
-// maxPrealloc bounds the buffer allocated for a body on the word of its Content-Length.
-const maxPrealloc = 64 << 20
+// maxPrealloc bounds the buffer allocated for a body on the word of its Content-Length alone.
+const maxPrealloc = 4 << 20
 
 // readBody reads a response body whole into a pooled buffer (xmlcodec.PutBuffer it when done), failing
 // with ErrResponseTooLarge beyond limit bytes. size is the announced Content-Length, or -1.
@@ -110,9 +110,7 @@ func readBody(r io.ReadCloser, limit, size int64) (*[]byte, error) {
 	b := *p
 	if size >= 0 && size <= limit && int(size) >= cap(b) {
 		// +1: room to see the end of the body without growing. An announced size is trusted up
-		// to the limit (a body that large would be read anyway; growing to a 2 MB answer by
-		// doubling copies it about twice), and to maxPrealloc: beyond, the buffer grows as the
-		// bytes actually arrive.
+		// to maxPrealloc at first: a larger one only once that much has arrived (below).
 		xmlcodec.PutBuffer(p)
 		b = make([]byte, 0, min(size+1, maxPrealloc))
 		p = &b
@@ -120,7 +118,14 @@ func readBody(r io.ReadCloser, limit, size int64) (*[]byte, error) {
 	body := &cappedBody{r: r, left: limit}
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			if size > int64(len(b)) && size <= limit && len(b) >= maxPrealloc {
+				// The peer has sent maxPrealloc bytes of what it announced: take it at its word
+				// for the rest rather than doubling (growing to a 17 MB answer by doubling copies
+				// it about twice). A peer must send that much to make this buffer grow.
+				b = append(make([]byte, 0, size+1), b...)
+			} else {
+				b = append(b, 0)[:len(b)]
+			}
 		}
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

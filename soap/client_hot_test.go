@@ -68,6 +68,7 @@ func TestReadBody(t *testing.T) {
 	}{
 		{0, 0, 10, false}, {10, 10, 10, false}, {10, -1, 10, false}, {11, -1, 10, true}, {11, 11, 10, true},
 		{100, 5, 1000, false}, {5, 100, 1000, false}, {300 << 10, -1, 1 << 20, false}, {300 << 10, 1 << 30, 1 << 40, false},
+		{5 << 20, 5 << 20, 1 << 30, false}, {5 << 20, 20 << 20, 1 << 30, false}, {1 << 20, 20 << 20, 1 << 30, false},
 	} {
 		body := strings.Repeat("x", int(tc.size))
 		p, err := readBody(io.NopCloser(strings.NewReader(body)), tc.limit, tc.announced)
@@ -78,8 +79,21 @@ func TestReadBody(t *testing.T) {
 			t.Errorf("%d bytes (announced %d) through a %d-byte cap: error %v", tc.size, tc.announced, tc.limit, err)
 		}
 		if err == nil {
-			if int64(cap(*p)) > max(2*tc.size+1, 64<<10, min(tc.announced+1, maxPrealloc)) {
+			bound := max(2*tc.size+1, 64<<10, min(tc.announced+1, maxPrealloc))
+			if tc.size >= maxPrealloc { // it sent that much: taken at its word for the rest
+				bound = max(bound, tc.announced+1)
+			}
+			if int64(cap(*p)) > bound {
 				t.Errorf("%d bytes (announced %d): a buffer of %d", tc.size, tc.announced, cap(*p))
+			}
+			// A body beyond maxPrealloc that sends what it announced is read into one buffer of
+			// its size, grown once (not by doubling); one that announced more than it sent never
+			// gets more than maxPrealloc on its word alone.
+			if tc.size > maxPrealloc && tc.announced == tc.size && int64(cap(*p)) != tc.size+1 {
+				t.Errorf("%d bytes as announced: a buffer of %d, want %d", tc.size, cap(*p), tc.size+1)
+			}
+			if tc.size <= maxPrealloc && tc.announced > maxPrealloc && int64(cap(*p)) > maxPrealloc {
+				t.Errorf("%d bytes, %d announced: a buffer of %d on the announcement's word", tc.size, tc.announced, cap(*p))
 			}
 			xmlcodec.PutBuffer(p)
 		}

@@ -50,6 +50,15 @@ func (c *answerCache) add(key string, resp *tripList, gen uint64) {
 	}
 }
 
+// remove forgets an answer, if kept.
+func (c *answerCache) remove(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lru != nil {
+		c.lru.Remove(key)
+	}
+}
+
 func (c *answerCache) purge() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/trip"
 	"flightalliance/soap"
 )
 
@@ -54,6 +56,9 @@ func TestFirstPagesFromTheFirstTrips(t *testing.T) {
 	same("whole list after first pages", get(s, soap.GetTripsRequest{}), whole)
 	if got := a.questions(); len(got) != 2 {
 		t.Errorf("the whole list asked %v, want a computation of its own (each seller once)", got)
+	}
+	if s.cache.lru.Contains(firstKey(cacheKey(trip.Query{Src: "TLV", Dst: "JFK", Date: flight.Date{Y: 2026, M: 12, D: 1}}))) {
+		t.Errorf("the first trips are still kept beside the whole list")
 	}
 	same("first page from the whole list", get(s, soap.GetTripsRequest{MaxTrips: 2}), get(ref, soap.GetTripsRequest{MaxTrips: 2}))
 	for _, req := range []soap.GetTripsRequest{{MaxTrips: 2, Nonstop: true}, {MaxTrips: 2, Sort: "departure"}, {MaxTrips: 2, MaxPrice: "300.00"}} {

@@ -19,8 +19,9 @@ import (
 // A seller's flights change only with its data version, and every change of a version, an
 // assignment or a machine empties the cache (Search.Purge, with the answer cache); lists asked for
 // before a purge are not added after it. Seats left are not in the lists (they are read at
-// answer time). Lists are bounded by their flights in all, the least recently used evicted
-// first.
+// answer time). Lists are bounded by the flights they hold room for in all, each list counting
+// one more (an empty list — any airport code, any date can be asked — is not free), the least
+// recently used evicted first.
 type flightCache struct {
 	budget int // flights; 0 disables the cache
 
@@ -41,7 +42,7 @@ type sideKey struct {
 // newFlightCache keeps up to budget flights; a budget ≤ 0 keeps none.
 func newFlightCache(budget int) (*flightCache, error) {
 	c := &flightCache{budget: max(budget, 0)}
-	lists, err := simplelru.NewLRU(1<<30, func(_ sideKey, l []flight.Flight) { c.size -= len(l) })
+	lists, err := simplelru.NewLRU(1<<30, func(_ sideKey, l []flight.Flight) { c.size -= cost(l) })
 	if err != nil {
 		return nil, err
 	}
@@ -70,21 +71,31 @@ func (c *flightCache) add(seller string, date flight.Date, src, dst string, from
 	if c.budget == 0 || gen != c.gen {
 		return
 	}
-	c.put(sideKey{seller, date, true, src}, fromSrc)
-	c.put(sideKey{seller, date, false, dst}, toDst)
+	c.put(sideKey{seller, date, true, src}, exact(fromSrc))
+	c.put(sideKey{seller, date, false, dst}, exact(toDst))
+}
+
+// exact is a copy of l that holds no room beyond its flights.
+func exact(l []flight.Flight) []flight.Flight {
+	out := make([]flight.Flight, len(l))
+	copy(out, l)
+	return out
 }
 
 func (c *flightCache) put(k sideKey, l []flight.Flight) {
-	if len(l) > c.budget {
+	if cost(l) > c.budget {
 		return
 	}
 	c.lists.Remove(k) // a list replaced is taken off the size (Add would not call back)
 	c.lists.Add(k, l)
-	c.size += len(l)
+	c.size += cost(l)
 	for c.size > c.budget {
 		c.lists.RemoveOldest()
 	}
 }
+
+// cost is what a list counts against the budget: the flights it holds room for, and one.
+func cost(l []flight.Flight) int { return cap(l) + 1 }
 
 // generation is the purge generation now.
 func (c *flightCache) generation() uint64 {

@@ -208,21 +208,35 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 	})
 	t.Run("budget", func(t *testing.T) {
 		a := hubSchedule(2)
-		perList := 6 // each seller flies 3 routes × 2 a day out of an airport, and into one
-		s, _ := newFlightCacheSearch(t, a, 3*perList)
+		perList := 6                // each seller flies 3 routes × 2 a day out of an airport, and into one
+		budget := 3 * (perList + 1) // a list counts its flights and one
+		s, _ := newFlightCacheSearch(t, a, budget)
 		for _, p := range [][2]string{{"TLV", "JFK"}, {"LHR", "CDG"}, {"CDG", "LHR"}} {
 			search(t, s, p[0], p[1])
-			if s.flights.size > 3*perList {
-				t.Fatalf("%d flights kept, budget %d", s.flights.size, 3*perList)
+			if s.flights.size > budget {
+				t.Fatalf("%d flights kept, budget %d", s.flights.size, budget)
 			}
 		}
 		if n := s.flights.lists.Len(); n != 3 {
 			t.Errorf("%d lists kept, want the 3 most recent of %d flights each", n, perList)
 		}
-		small, _ := newFlightCacheSearch(t, a, perList-1)
+		small, _ := newFlightCacheSearch(t, a, perList)
 		search(t, small, "TLV", "JFK")
 		if small.flights.size != 0 {
 			t.Errorf("%d flights kept with a budget smaller than any list", small.flights.size)
+		}
+	})
+	t.Run("empty lists are not free", func(t *testing.T) {
+		a := hubSchedule(2)
+		s, _ := newFlightCacheSearch(t, a, 10)
+		for day := 2; day <= 28; day++ { // days without flights: every list empty
+			req := &soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: fmt.Sprintf("2026-12-%02d", day)}
+			if _, err := s.GetTrips(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := s.flights.lists.Len(); n > 10 || s.flights.size > 10 {
+			t.Errorf("%d empty lists kept, counting %d, with a budget of 10", n, s.flights.size)
 		}
 	})
 }

@@ -29,10 +29,11 @@ type computed struct {
 // has no more trips than that.
 func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen uint64, first bool) (computed, error) {
 	started := false // set by the computation when it is this call's (read after it ended)
+	onceKey := key
 	if first {
-		key = firstKey(key)
+		onceKey = firstKey(key)
 	}
-	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+key, func() (_ any, err error) {
+	ch := s.once.DoChan(strconv.FormatUint(gen, 10)+"/"+onceKey, func() (_ any, err error) {
 		started = true
 		defer recoverAsFault(&err) // a panic here would take the whole machine down: DoChan re-panics unrecoverably
 		want := s.alliance.Sellers()
@@ -49,9 +50,11 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 		}
 		if len(missing) == 0 {
 			if c.list.whole() {
-				key = cacheKey(q)
+				s.cache.add(key, c.list, gen)
+				s.cache.remove(firstKey(key)) // the whole list answers first pages now
+			} else {
+				s.cache.add(firstKey(key), c.list, gen)
 			}
-			s.cache.add(key, c.list, gen)
 		}
 		return c, nil
 	})

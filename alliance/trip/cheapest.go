@@ -37,20 +37,20 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 	}
 	// Each connecting airport's first legs by price, with the cheapest over all of them.
 	byPrice := make(map[string][]flight.Flight, len(in.byVia))
-	var cheapestFirst flight.Cents = -1
+	var cheapestFirst flight.Cents
 	for via, firsts := range in.byVia {
 		sorted := slices.Clone(firsts)
 		slices.SortFunc(sorted, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
 		byPrice[via] = sorted
-		if cheapestFirst < 0 || sorted[0].Price < cheapestFirst {
+		if len(byPrice) == 1 || sorted[0].Price < cheapestFirst {
 			cheapestFirst = sorted[0].Price
 		}
 	}
 	seconds := slices.Clone(in.seconds)
 	slices.SortFunc(seconds, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
 	for _, f2 := range seconds {
-		if cheapestFirst < 0 || best.beyond(cheapestFirst+f2.Price) {
-			break // every later second leg costs at least as much
+		if len(byPrice) == 0 || best.beyond(cheapestFirst+f2.Price) {
+			break // no first legs; or every later second leg costs at least as much
 		}
 		latest := f2.Departure.Add(-in.minConn)
 		for _, f1 := range byPrice[f2.Src] {

@@ -1,7 +1,9 @@
 package trip
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -57,4 +59,49 @@ func TestCheapestOnABusyDay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// When many trips share the k-th price, the order among them (arrival, then flight numbers)
+// decides which are the first k: a trip that costs as much as the k-th kept may still belong
+// before it, so only a dearer one may be passed over.
+func TestCheapestKeepsTiesInOrder(t *testing.T) {
+	q := Query{Src: "AAA", Dst: "CCC", Date: day, MinConnection: 30 * time.Minute}
+	var fromSrc, toDst []flight.Flight
+	start := day.Start()
+	for i := range 10 {
+		dep := start.Add(time.Duration(i) * time.Hour)
+		fromSrc = append(fromSrc, flight.Flight{Number: fmt.Sprintf("F%d", i), Seller: "S1", Src: "AAA", Dst: "BBB",
+			Departure: dep, Arrival: dep.Add(time.Hour), Price: 100})
+		// Second legs listed latest first: the cheapest-first reading meets the late arrivals first.
+		dep2 := start.Add(time.Duration(22-i) * time.Hour)
+		toDst = append(toDst, flight.Flight{Number: fmt.Sprintf("G%d", i), Seller: "S2", Src: "BBB", Dst: "CCC",
+			Departure: dep2, Arrival: dep2.Add(time.Hour), Price: 100})
+	}
+	all := Build(q, fromSrc, toDst)
+	for _, k := range []int{1, 3, 7} {
+		if got, total := Cheapest(q, fromSrc, toDst, k); total != len(all) || !equalTrips(got, all[:k]) {
+			t.Errorf("k %d, every trip at one price: %v, want %v", k, describe(got), describe(all[:k]))
+		}
+	}
+}
+
+// Cheapest is Build cut to k with prices from three values only: ties fill the heap.
+func TestCheapestIsBuildCutWithTies(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		schedule := genSchedule(t)
+		q := genQuery(t)
+		var fromSrc, toDst []flight.Flight
+		for _, code := range propSellers {
+			for _, f := range schedule[code] {
+				f.Price = flight.Cents(100 * (1 + int(f.Price/100)%3))
+				fromSrc, toDst = append(fromSrc, f), append(toDst, f)
+			}
+		}
+		k := rapid.IntRange(1, 8).Draw(t, "k")
+		all := Build(q, fromSrc, toDst)
+		got, total := Cheapest(q, fromSrc, toDst, k)
+		if total != len(all) || !equalTrips(got, all[:min(k, len(all))]) {
+			t.Fatalf("query %+v, k %d\nCheapest %v\nBuild    %v", q, k, describe(got), describe(all[:min(k, len(all))]))
+		}
+	})
 }

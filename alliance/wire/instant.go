@@ -8,8 +8,9 @@ import (
 // instantText is t.UTC().Format(time.RFC3339), remembered: a search's answer writes two instants
 // per leg, thousands of legs, and a day's flights share a few thousand instants (departures and
 // arrivals fall on whole minutes), so most are written before. The memory is a fixed table
-// indexed by the instant's second, each slot holding the last instant written there; a slot is
-// replaced whole (an atomic pointer), so concurrent readers see an instant and its own text.
+// indexed by the instant's minute, each slot holding the last instant written there (checked to
+// the second); a slot is replaced whole (an atomic pointer), so concurrent readers see an
+// instant and its own text.
 func instantText(t time.Time) string {
 	sec := t.Unix()
 	slot := &instants[uint64(sec/60)%uint64(len(instants))]

@@ -1,0 +1,64 @@
+package hedge
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// With SilentOnly a target that keeps answering is never hedged for being slower than its
+// quantile — and no budget is spent or refusal counted — until the call has waited FreeAfter; a
+// silent one is hedged after Max, as ever.
+func TestSilentOnlyHedgesNoBusyTarget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPolicy(Settings{Max: 100 * time.Millisecond, FreeAfter: 450 * time.Millisecond, SilentOnly: true})
+		for range minSamples {
+			p.answered("m1", "", 20*time.Millisecond, true) // a quantile of 20ms: Min, 10ms, would hedge
+		}
+		done := make(chan struct{})
+		go func() { // m1 keeps answering other calls: busy, not silent
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(50 * time.Millisecond):
+					p.answered("m1", "", 20*time.Millisecond, true)
+				}
+			}
+		}()
+		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
+		start := time.Now()
+		out := New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)
+		close(done)
+		if took := time.Since(start); took != 501*time.Millisecond || out.HedgeCalls != 1 || out.HedgesRefused != 0 {
+			t.Errorf("answered after %v, %+v; want m2 asked once m1's call waited 450ms (the tick at 500ms), nothing refused", took, out)
+		}
+
+		time.Sleep(time.Second) // m1 is silent now
+		start = time.Now()
+		out = New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)
+		if took := time.Since(start); took != 101*time.Millisecond || out.HedgeCalls != 1 {
+			t.Errorf("away from a silent target: answered after %v, %+v; want m2 asked after Max (100ms)", took, out)
+		}
+	})
+}
+
+// With SilentOnly a target is silent only when it answers nothing at all: one answering pages
+// is alive, though it never answered a whole list (without it, that class alone would count).
+func TestSilentOnlyJudgesSilenceOverEveryClass(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, silentOnly := range []bool{false, true} {
+			p := NewPolicy(Settings{Max: 100 * time.Millisecond, SilentOnly: silentOnly})
+			p.answered("d", "page", 5*time.Millisecond, true)
+			time.Sleep(50 * time.Millisecond)
+			if got := p.silent([]string{"d"}, "whole"); got != !silentOnly {
+				t.Errorf("SilentOnly %v: a target that answered a page 50ms ago is silent for whole lists: %v", silentOnly, got)
+			}
+			time.Sleep(time.Second)
+			if !p.silent([]string{"d"}, "whole") {
+				t.Errorf("SilentOnly %v: a target quiet for 1s is not silent", silentOnly)
+			}
+		}
+	})
+}
