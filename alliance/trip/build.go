@@ -28,10 +28,10 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 		return nil
 	}
 	in := prepare(q, fromSrc, toDst)
-	firsts := make([][]flight.Flight, len(in.seconds)) // each second leg's, found once
+	firsts := make([][]int32, len(in.seconds)) // each second leg's, found once
 	n := len(in.directs)
-	for i, f2 := range in.seconds {
-		firsts[i] = in.firstsBefore(f2)
+	for i, j := range in.seconds {
+		firsts[i] = in.firstsBefore(&in.second[j])
 		n += len(firsts[i])
 	}
 	legs := arena{free: make([]flight.Flight, 2*n-len(in.directs))} // every leg, in one allocation
@@ -39,9 +39,11 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 	for _, f := range in.directs {
 		trips = append(trips, Trip{Legs: legs.one(f), Price: f.Price})
 	}
-	for i, f2 := range in.seconds {
-		for _, f1 := range firsts[i] {
-			trips = append(trips, Trip{Legs: legs.two(f1, f2), Price: f1.Price + f2.Price})
+	for i, j := range in.seconds {
+		f2 := &in.second[j]
+		for _, k := range firsts[i] {
+			f1 := &in.first[k]
+			trips = append(trips, Trip{Legs: legs.two(*f1, *f2), Price: f1.Price + f2.Price})
 		}
 	}
 	Sort(trips)
@@ -50,62 +52,68 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 
 // joinInput is a query's flights made ready for the join: the direct flights, the first legs of
 // connections grouped by where they land (each group sorted by arrival), and the second legs —
-// every flight once (its first appearance), each in its list only if it fits there.
+// every flight once (its first appearance), each in its list only if it fits there. First and
+// second legs are positions in the lists given (first, second): sorting and grouping them moves
+// 4 bytes a flight rather than the flight.
 type joinInput struct {
-	directs []flight.Flight
-	byVia   map[string][]flight.Flight // first legs by connecting airport, by arrival
-	seconds []flight.Flight
-	minConn time.Duration
+	first, second []flight.Flight // fromSrc and toDst as given
+	directs       []flight.Flight
+	byVia         map[string][]int32 // first legs (in first) by connecting airport, by arrival
+	seconds       []int32            // second legs (in second)
+	minConn       time.Duration
 }
 
 // prepare reads fromSrc and toDst as Build documents.
 func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
-	in := joinInput{byVia: make(map[string][]flight.Flight), minConn: q.minConnection()}
+	in := joinInput{first: fromSrc, second: toDst, byVia: make(map[string][]int32), minConn: q.minConnection()}
 	if q.Src == q.Dst {
 		return in
 	}
 	allowed := q.sellerFilter()
-	fits := func(f flight.Flight) bool {
+	fits := func(f *flight.Flight) bool {
 		return flight.DateOf(f.Departure) == q.Date && allowed(f.Seller)
 	}
 	firstSeen := make(map[flight.Key]bool, len(fromSrc))
-	for _, f := range fromSrc {
+	for i := range fromSrc {
+		f := &fromSrc[i]
 		if f.Src != q.Src || f.Dst == q.Src || !fits(f) || firstSeen[f.Key()] {
 			continue
 		}
 		firstSeen[f.Key()] = true
 		if f.Dst == q.Dst {
-			in.directs = append(in.directs, f)
+			in.directs = append(in.directs, *f)
 			continue
 		}
-		in.byVia[f.Dst] = append(in.byVia[f.Dst], f)
+		in.byVia[f.Dst] = append(in.byVia[f.Dst], int32(i))
 	}
 	for _, firsts := range in.byVia {
-		slices.SortFunc(firsts, func(a, b flight.Flight) int { return a.Arrival.Compare(b.Arrival) })
+		slices.SortFunc(firsts, func(a, b int32) int { return fromSrc[a].Arrival.Compare(fromSrc[b].Arrival) })
 	}
 	secondSeen := make(map[flight.Key]bool, len(toDst))
-	for _, f2 := range toDst {
+	in.seconds = make([]int32, 0, len(toDst))
+	for i := range toDst {
+		f2 := &toDst[i]
 		if f2.Dst != q.Dst || f2.Src == q.Dst || !fits(f2) || secondSeen[f2.Key()] {
 			continue
 		}
 		secondSeen[f2.Key()] = true
 		if f2.Src == q.Src {
 			if !firstSeen[f2.Key()] { // a direct flight missing from fromSrc
-				in.directs = append(in.directs, f2)
+				in.directs = append(in.directs, *f2)
 			}
 			continue
 		}
-		in.seconds = append(in.seconds, f2)
+		in.seconds = append(in.seconds, int32(i))
 	}
 	return in
 }
 
 // firstsBefore is the first legs f2 can follow: landing where it leaves, at least the minimum
 // connection before it departs (a prefix of the group, found by one binary search).
-func (in *joinInput) firstsBefore(f2 flight.Flight) []flight.Flight {
+func (in *joinInput) firstsBefore(f2 *flight.Flight) []int32 {
 	firsts := in.byVia[f2.Src]
 	latest := f2.Departure.Add(-in.minConn) // f1 must arrive at or before this
-	n := sort.Search(len(firsts), func(i int) bool { return firsts[i].Arrival.After(latest) })
+	n := sort.Search(len(firsts), func(i int) bool { return in.first[firsts[i]].Arrival.After(latest) })
 	return firsts[:n]
 }
 

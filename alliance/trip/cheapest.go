@@ -25,8 +25,8 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 	}
 	in := prepare(q, fromSrc, toDst)
 	total = len(in.directs)
-	for _, f2 := range in.seconds {
-		total += len(in.firstsBefore(f2))
+	for _, j := range in.seconds {
+		total += len(in.firstsBefore(&in.second[j]))
 	}
 	if k <= 0 {
 		return nil, total
@@ -36,29 +36,31 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 		best.offer(Trip{Legs: []flight.Flight{f}, Price: f.Price})
 	}
 	// Each connecting airport's first legs by price, with the cheapest over all of them.
-	byPrice := make(map[string][]flight.Flight, len(in.byVia))
+	byPrice := make(map[string][]int32, len(in.byVia))
 	var cheapestFirst flight.Cents
 	for via, firsts := range in.byVia {
 		sorted := slices.Clone(firsts)
-		slices.SortFunc(sorted, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
+		slices.SortFunc(sorted, func(a, b int32) int { return cmp.Compare(fromSrc[a].Price, fromSrc[b].Price) })
 		byPrice[via] = sorted
-		if len(byPrice) == 1 || sorted[0].Price < cheapestFirst {
-			cheapestFirst = sorted[0].Price
+		if p := fromSrc[sorted[0]].Price; len(byPrice) == 1 || p < cheapestFirst {
+			cheapestFirst = p
 		}
 	}
 	seconds := slices.Clone(in.seconds)
-	slices.SortFunc(seconds, func(a, b flight.Flight) int { return cmp.Compare(a.Price, b.Price) })
-	for _, f2 := range seconds {
+	slices.SortFunc(seconds, func(a, b int32) int { return cmp.Compare(toDst[a].Price, toDst[b].Price) })
+	for _, j := range seconds {
+		f2 := &toDst[j]
 		if len(byPrice) == 0 || best.beyond(cheapestFirst+f2.Price) {
 			break // no first legs; or every later second leg costs at least as much
 		}
 		latest := f2.Departure.Add(-in.minConn)
-		for _, f1 := range byPrice[f2.Src] {
+		for _, i := range byPrice[f2.Src] {
+			f1 := &fromSrc[i]
 			if best.beyond(f1.Price + f2.Price) {
 				break
 			}
 			if !f1.Arrival.After(latest) {
-				best.offer(Trip{Legs: []flight.Flight{f1, f2}, Price: f1.Price + f2.Price})
+				best.offer(Trip{Legs: []flight.Flight{*f1, *f2}, Price: f1.Price + f2.Price})
 			}
 		}
 	}
