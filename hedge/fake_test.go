@@ -87,3 +87,20 @@ func (r *record[A]) seen(a Answer[A]) {
 
 // noTicks is a tick channel that never ticks.
 var noTicks <-chan time.Time
+
+// keepAnswering has target answer a call of class (in 20ms) every 50ms, as a busy target does,
+// until the returned stop is called.
+func keepAnswering(p *Policy, target, class string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Millisecond):
+				p.answered(target, class, 20*time.Millisecond, true)
+			}
+		}
+	}()
+	return func() { close(done) }
+}

@@ -231,19 +231,8 @@ func TestAHedgeIsFreeOnceTheCallWaitedFreeAfter(t *testing.T) {
 		for range minSamples {
 			p.answered("m1", "", 20*time.Millisecond, true) // hedged after Min, 100ms
 		}
-		p.budget.hedge() // the budget is spent
-		done := make(chan struct{})
-		go func() { // m1 keeps answering other calls: it is slow, not silent
-			for {
-				select {
-				case <-done:
-					return
-				case <-time.After(50 * time.Millisecond):
-					p.answered("m1", "", 20*time.Millisecond, true)
-				}
-			}
-		}()
-		defer close(done)
+		p.budget.hedge()                   // the budget is spent
+		defer keepAnswering(p, "m1", "")() // m1 keeps answering other calls: it is slow, not silent
 		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
 		start := time.Now()
 		out := New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)

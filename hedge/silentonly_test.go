@@ -16,21 +16,11 @@ func TestSilentOnlyHedgesNoBusyTarget(t *testing.T) {
 		for range minSamples {
 			p.answered("m1", "", 20*time.Millisecond, true) // a quantile of 20ms: Min, 10ms, would hedge
 		}
-		done := make(chan struct{})
-		go func() { // m1 keeps answering other calls: busy, not silent
-			for {
-				select {
-				case <-done:
-					return
-				case <-time.After(50 * time.Millisecond):
-					p.answered("m1", "", 20*time.Millisecond, true)
-				}
-			}
-		}()
+		stop := keepAnswering(p, "m1", "") // busy, not silent
 		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
 		start := time.Now()
 		out := New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)
-		close(done)
+		stop()
 		if took := time.Since(start); took != 501*time.Millisecond || out.HedgeCalls != 1 || out.HedgesRefused != 0 {
 			t.Errorf("answered after %v, %+v; want m2 asked once m1's call waited 450ms (the tick at 500ms), nothing refused", took, out)
 		}
