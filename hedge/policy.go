@@ -121,6 +121,11 @@ func (p *Policy) answered(target, class string, took time.Duration, covered bool
 	w.add(took)
 }
 
+// tickSlack: the ticks count from just before the first calls are made, so a call pending since
+// the start has waited a little less than the tick's time; a tick due at FreeAfter must still
+// find it overdue, not leave it a whole tick more.
+const tickSlack = time.Millisecond
+
 // verdict is a Policy's answer to a hedge.
 type verdict int
 
@@ -135,7 +140,7 @@ const (
 // (none with SilentOnly).
 func (p *Policy) allowHedge(waitingOn []string, class string, waited time.Duration) verdict {
 	switch {
-	case waited >= p.s.FreeAfter || p.silent(waitingOn, class):
+	case waited+tickSlack >= p.s.FreeAfter || p.silent(waitingOn, class):
 		return hedgeAllowed
 	case p.s.SilentOnly:
 		return hedgeNotYet
