@@ -73,13 +73,12 @@ func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
 	fits := func(f *flight.Flight) bool {
 		return flight.DateOf(f.Departure) == q.Date && allowed(f.Seller)
 	}
-	firstSeen := make(map[flight.Key]bool, len(fromSrc))
+	firstSeen := newKeySet(len(fromSrc))
 	for i := range fromSrc {
 		f := &fromSrc[i]
-		if f.Src != q.Src || f.Dst == q.Src || !fits(f) || firstSeen[f.Key()] {
+		if f.Src != q.Src || f.Dst == q.Src || !fits(f) || !firstSeen.add(f.Key()) {
 			continue
 		}
-		firstSeen[f.Key()] = true
 		if f.Dst == q.Dst {
 			in.directs = append(in.directs, *f)
 			continue
@@ -89,16 +88,15 @@ func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
 	for _, firsts := range in.byVia {
 		slices.SortFunc(firsts, func(a, b int32) int { return fromSrc[a].Arrival.Compare(fromSrc[b].Arrival) })
 	}
-	secondSeen := make(map[flight.Key]bool, len(toDst))
+	secondSeen := newKeySet(len(toDst))
 	in.seconds = make([]int32, 0, len(toDst))
 	for i := range toDst {
 		f2 := &toDst[i]
-		if f2.Dst != q.Dst || f2.Src == q.Dst || !fits(f2) || secondSeen[f2.Key()] {
+		if f2.Dst != q.Dst || f2.Src == q.Dst || !fits(f2) || !secondSeen.add(f2.Key()) {
 			continue
 		}
-		secondSeen[f2.Key()] = true
 		if f2.Src == q.Src {
-			if !firstSeen[f2.Key()] { // a direct flight missing from fromSrc
+			if !firstSeen.has(f2.Key()) { // a direct flight missing from fromSrc
 				in.directs = append(in.directs, *f2)
 			}
 			continue
