@@ -30,7 +30,8 @@ type Outcome struct {
 	Hedged  int      // how many times a pending key was asked of a further candidate on a tick
 	Calls   int      // calls made, hedges included
 	// HedgeCalls are the calls made on a tick, HedgesWon those of them whose answer won a key
-	// before the gather ended, HedgesRefused the calls a tick wanted that the budget refused.
+	// before the gather ended, HedgesRefused the calls a tick wanted that the budget refused
+	// (each once, however many ticks it refused them at).
 	HedgeCalls, HedgesWon, HedgesRefused int
 }
 
@@ -54,6 +55,7 @@ type Gather[A any] struct {
 	inflight   map[string]int       // key → calls in flight that cover it
 	asked      map[string]time.Time // key → when its latest call started
 	pending    map[string]bool      // keys no answer has covered yet
+	refused    map[string]int       // key → 1 + the candidate whose hedge the budget refused (counted once)
 	answers    chan Answer[A]
 	seen       func(Answer[A])
 	policy     *Policy        // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
@@ -77,6 +79,7 @@ func New[A any](keys []string, candidates map[string][]string, ask Ask[A]) *Gath
 		inflight:   map[string]int{},
 		asked:      map[string]time.Time{},
 		pending:    map[string]bool{},
+		refused:    map[string]int{},
 		answers:    make(chan Answer[A], capacity), // every call can answer without a reader
 		out:        Outcome{Missing: []string{}},
 	}
@@ -132,7 +135,9 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 		group := byTarget[target]
 		switch g.allow(group, hedged) {
 		case hedgeRefused:
-			g.out.HedgesRefused++
+			if g.newRefusal(group) {
+				g.out.HedgesRefused++
+			}
 			continue
 		case hedgeNotYet:
 			continue
@@ -158,6 +163,18 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
 		})
 	}
+}
+
+// newRefusal reports whether a refused hedge of keys is news, and remembers it: the same hedge
+// refused again at later ticks is one call not made, not several.
+func (g *Gather[A]) newRefusal(keys []string) bool {
+	news := false
+	for _, k := range keys {
+		if g.refused[k] != g.next[k]+1 {
+			g.refused[k], news = g.next[k]+1, true
+		}
+	}
+	return news
 }
 
 // allow asks the policy for a call about keys: a hedge needs its consent, any other call adds to
