@@ -157,8 +157,12 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			start := time.Now()
 			value, covered := g.ask(ctx, target, group)
 			took := time.Since(start)
-			if g.policy != nil && ctx.Err() == nil { // the target answered, rather than the call being abandoned
+			switch {
+			case g.policy == nil:
+			case ctx.Err() == nil: // the target answered, rather than the call being abandoned
 				g.policy.answered(target, g.class, took, len(covered) > 0)
+			default: // abandoned (a hedge won): it would have taken at least this long
+				g.policy.abandoned(target, g.class, took)
 			}
 			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
 		})

@@ -112,6 +112,21 @@ func (p *Policy) answered(target, class string, took time.Duration, covered bool
 	if !covered {
 		return
 	}
+	p.sample(target, class, took)
+}
+
+// abandoned records a call to target that was given up after took, unanswered: its latency is at
+// least that. Counted as a sample — dropping it would leave the slow calls, the very ones hedges
+// win against, out of the window, and the learnt quantile would lean ever lower — but not as an
+// answer (the target did not answer: it may be silent).
+func (p *Policy) abandoned(target, class string, took time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sample(target, class, took)
+}
+
+// sample adds a latency of target's calls of class to its window; p.mu is held.
+func (p *Policy) sample(target, class string, took time.Duration) {
 	key := target + "\x00" + class
 	w := p.latency[key]
 	if w == nil {

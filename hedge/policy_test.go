@@ -112,13 +112,14 @@ func TestPolicyBudgetRefusesHedgesAwayFromASlowTargetButNotFromASilentOne(t *tes
 		if first.HedgeCalls != 1 || first.HedgesWon != 1 || first.HedgesRefused != 0 || len(first.Missing) != 0 {
 			t.Fatalf("first gather: %+v; want its one hedge sent at 100ms, and won", first)
 		}
-		// The budget is spent: the hedge to m2 is refused at the ticks at 201, 301, …, 901ms (one
-		// call not made, counted once); at 1001ms m1 has answered nothing for Max and the hedge
-		// away from it is free.
+		// The budget is spent. The first gather gave up m1's call after 101ms, which m1's window
+		// now holds (abandoned): its delay is 101ms. The hedge to m2 is refused at the ticks at
+		// 101, 202, …, 808ms of this gather (one call not made, counted once); at 909ms — 1010ms
+		// since m1 last answered — m1 is silent and the hedge away from it is free.
 		start := time.Now()
 		second := New([]string{"LY"}, cands, hung).Hedge(context.Background(), p, nil)
-		if took := time.Since(start); second.HedgesRefused != 1 || second.HedgeCalls != 1 || took != 901*time.Millisecond {
-			t.Errorf("second gather: %+v after %v; want the hedge refused (once) until it is free, answered at 1002ms (901ms after it started)", second, took)
+		if took := time.Since(start); second.HedgesRefused != 1 || second.HedgeCalls != 1 || took != 910*time.Millisecond {
+			t.Errorf("second gather: %+v after %v; want the hedge refused (once) until it is free at 909ms, answered at 910ms", second, took)
 		}
 		// A target that fails is not hedged: its key moves on at once, budget or not.
 		f := holders(map[string][]string{"m2": {"LY"}})

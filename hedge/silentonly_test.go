@@ -52,3 +52,28 @@ func TestSilentOnlyJudgesSilenceOverEveryClass(t *testing.T) {
 		}
 	})
 }
+
+// A call given up unanswered (its hedge won) counts in its target's window with the time it had
+// taken: the slow calls hedges win against are the tail the quantile must see. It is not an
+// answer: the target does not stop looking silent for it.
+func TestAnAbandonedCallIsASampleNotAnAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPolicy(Settings{Max: 100 * time.Millisecond})
+		for range minSamples {
+			p.answered("m1", "", 20*time.Millisecond, true)
+		}
+		time.Sleep(time.Second) // m1 is silent from now on
+		hung := slowHolder(map[string]time.Duration{"m1": time.Hour, "m2": time.Millisecond})
+		for range minSamples {
+			New([]string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hung).Hedge(context.Background(), p, nil)
+		}
+		// Each gather hedges m1 at its delay and gives its call up a millisecond later: the
+		// delay creeps up by that millisecond a gather (without the samples it would stay 20ms).
+		if d := p.Delay("m1", ""); d <= 20*time.Millisecond {
+			t.Errorf("delay of a target whose last 16 calls were given up after its delay: %v, want above the 20ms of its answers", d)
+		}
+		if !p.silent([]string{"m1"}, "") {
+			t.Errorf("a target whose calls were all given up is not silent")
+		}
+	})
+}
