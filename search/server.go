@@ -125,13 +125,9 @@ func New(cfg Config) (*Server, error) {
 		// holders the delegate asks, so hedging a delegate that is busy (answering, slowly)
 		// adds load where there is too much — under 16 connections it halved whole answers/s.
 		hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeDelay, FreeAfter: cfg.DelegateTimeout / 2, SilentOnly: true}),
-		admit:   newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
+		admit: newAdmission(cfg.MaxSearches, cfg.QueueTimeout),
 	}
-	conditional, err := newConditional(cfg.AnswerCache)
-	if err != nil {
-		return nil, err
-	}
-	s.conditional = conditional
+	s.conditional = newConditional(cfg.AnswerCache)
 	s.metrics = newMetrics(s.reg.Counts)
 	s.handler = s.routes()
 	return s, nil
