@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
@@ -74,7 +75,7 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	barrier := coord.NewBarrier(m.tree(), m.session(), m.keys.round(strconv.FormatInt(rev, 10)), m.cfg.Name, participants)
 	values, err := barrier.Enter(roundCtx, value)
 	if err != nil {
-		out.Err = m.abandon(barrier, roundCtx, err)
+		out.Err = m.abandon(ctx, barrier, roundCtx, err)
 		return out
 	}
 	snap, holdings, err := snapshotOf(values)
@@ -82,12 +83,12 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 		snap.Replicas, err = m.replicasAt(roundCtx, rev)
 	}
 	if err != nil {
-		out.Err = m.abandon(barrier, roundCtx, err)
+		out.Err = m.abandon(ctx, barrier, roundCtx, err)
 		return out
 	}
 	plan, err := placement.Plan(snap)
 	if err != nil {
-		out.Err = m.abandon(barrier, roundCtx, fmt.Errorf("plan: %w", err))
+		out.Err = m.abandon(ctx, barrier, roundCtx, fmt.Errorf("plan: %w", err))
 		return out
 	}
 	out.Plan = plan
@@ -95,7 +96,7 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	m.setPhase(rev, "fetch")
 	fetched, err := m.fetchAll(roundCtx, plan, holdings)
 	if err != nil {
-		out.Err = m.abandon(barrier, roundCtx, err)
+		out.Err = m.abandon(ctx, barrier, roundCtx, err)
 		return out
 	}
 	out.Fetched = len(fetched)
@@ -114,14 +115,43 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 
 // abandon drops out of a round that cannot finish here. The reason reported is the membership
 // change when there was one, so that logs say why.
-func (m *Machine) abandon(b *coord.Barrier, roundCtx context.Context, cause error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.CallTimeout)
+//
+// The abort is retried until etcd applies it (for up to the round timeout, or until the machine
+// stops): a round is often abandoned because etcd did not answer, and an enter key left behind —
+// bound to this machine's session, which lives on — would hold every other participant in the
+// round's leave, and so out of every later round, for as long as the session lives (seen once in
+// the booking chaos: a partitioned machine's abort failed, the others waited past 90 s).
+func (m *Machine) abandon(ctx context.Context, b *coord.Barrier, roundCtx context.Context, cause error) error {
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.RoundTimeout)
 	defer cancel()
-	_ = b.Abort(ctx)
+	if err := untilApplied(ctx, m.cfg.CallTimeout, b.Abort); err != nil {
+		m.log.Warn("could not leave an abandoned round; the others wait for this machine's session to end", "err", err)
+	}
 	if roundCtx.Err() != nil && errors.Is(context.Cause(roundCtx), errSuperseded) {
 		return errSuperseded
 	}
 	return cause
+}
+
+// untilApplied calls op — idempotent, each call bounded by callTimeout — until it succeeds or ctx
+// ends, waiting 100 ms after the first failure, doubling up to a second; it returns op's last
+// error when ctx ended first.
+func untilApplied(ctx context.Context, callTimeout time.Duration, op func(context.Context) error) error {
+	wait := 100 * time.Millisecond
+	for {
+		callCtx, cancel := context.WithTimeout(ctx, callTimeout)
+		err := op(callCtx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
 }
 
 // cancelWhenSuperseded cancels the round once the view shows a membership change newer than rev.
