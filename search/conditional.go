@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"flightalliance/internal/budgetlru"
 )
 
 // Conditional searches. The search server keeps the JSON of recent complete answers with the
@@ -21,11 +21,8 @@ import (
 // The cache holds encoded answers up to a budget of bytes (a whole answer of 2,700 trips is
 // about 900 KiB), the least recently used evicted first.
 type conditional struct {
-	budget int64
-
-	mu      sync.Mutex // guards size and answers
-	size    int64
-	answers *simplelru.LRU[string, keptAnswer] // query → its last complete answer
+	mu      sync.Mutex                           // guards answers
+	answers *budgetlru.Cache[string, keptAnswer] // query → its last complete answer, by its bytes
 }
 
 // keptAnswer is a search's encoded answer and the ETag of every alliance's part of it.
@@ -35,17 +32,12 @@ type keptAnswer struct {
 }
 
 // newConditional keeps up to budget bytes of answers; a budget ≤ 0 keeps none.
-func newConditional(budget int64) (*conditional, error) {
+func newConditional(budget int64) *conditional {
 	if budget <= 0 {
-		return nil, nil
+		return nil
 	}
-	c := &conditional{budget: budget}
-	answers, err := simplelru.NewLRU(1<<20, func(_ string, a keptAnswer) { c.size -= int64(cap(a.json)) })
-	if err != nil {
-		return nil, err
-	}
-	c.answers = answers
-	return c, nil
+	// An answer costs the memory it holds.
+	return &conditional{answers: budgetlru.New[string](budget, func(a keptAnswer) int64 { return int64(cap(a.json)) })}
 }
 
 // kept returns the answer kept for a query, if any (a nil c keeps nothing).
@@ -60,17 +52,12 @@ func (c *conditional) kept(key string) (keptAnswer, bool) {
 
 // keep keeps a query's answer, evicting the least recently used beyond the budget.
 func (c *conditional) keep(key string, a keptAnswer) {
-	if c == nil || int64(cap(a.json)) > c.budget {
+	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.answers.Remove(key) // an answer replaced is taken off the size (Add would not call back)
 	c.answers.Add(key, a)
-	c.size += int64(cap(a.json)) // the memory it holds
-	for c.size > c.budget {
-		c.answers.RemoveOldest()
-	}
 }
 
 // queryKey names a search's answer: the request every alliance is asked, and the page.

@@ -135,26 +135,23 @@ func TestWhenOneAllianceChangedTheOthersAreAskedInFull(t *testing.T) {
 }
 
 func TestKeptAnswersStayWithinTheirBudget(t *testing.T) {
-	c, err := newConditional(250)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newConditional(250)
 	for i := range 5 {
 		c.keep(strconv.Itoa(i), keptAnswer{json: make([]byte, 100)})
 	}
-	if _, ok := c.kept("2"); ok || c.size != 200 {
-		t.Errorf("after five answers of 100 bytes in a 250-byte budget: %d bytes kept, the third still kept %v; want the last two", c.size, ok)
+	if _, ok := c.kept("2"); ok || c.answers.Size() != 200 {
+		t.Errorf("after five answers of 100 bytes in a 250-byte budget: %d bytes kept, the third still kept %v; want the last two", c.answers.Size(), ok)
 	}
 	if _, ok := c.kept("4"); !ok {
 		t.Errorf("the newest answer was evicted")
 	}
 	c.keep("4", keptAnswer{json: make([]byte, 50)}) // replaced
-	if c.size != 150 {
-		t.Errorf("after an answer of 100 bytes was replaced by one of 50: %d bytes, want 150", c.size)
+	if c.answers.Size() != 150 {
+		t.Errorf("after an answer of 100 bytes was replaced by one of 50: %d bytes, want 150", c.answers.Size())
 	}
 	c.keep("big", keptAnswer{json: make([]byte, 300)})
-	if _, ok := c.kept("big"); ok || c.size != 150 {
-		t.Errorf("an answer larger than the budget was kept (size %d)", c.size)
+	if _, ok := c.kept("big"); ok || c.answers.Size() != 150 {
+		t.Errorf("an answer larger than the budget was kept (size %d)", c.answers.Size())
 	}
 }
 

@@ -3,9 +3,8 @@ package gather
 import (
 	"sync"
 
-	"github.com/hashicorp/golang-lru/v2/simplelru"
-
 	"flightalliance/alliance/flight"
+	"flightalliance/internal/budgetlru"
 )
 
 // flightCache keeps the flights holders sent the delegate, per seller, side and airport on a
@@ -23,12 +22,11 @@ import (
 // one more (an empty list — any airport code, any date can be asked — is not free), the least
 // recently used evicted first.
 type flightCache struct {
-	budget int // flights; 0 disables the cache
+	enabled bool
 
 	mu    sync.Mutex // guards the fields below
-	size  int
-	gen   uint64 // bumped by every purge
-	lists *simplelru.LRU[sideKey, []flight.Flight]
+	gen   uint64     // bumped by every purge
+	lists *budgetlru.Cache[sideKey, []flight.Flight]
 }
 
 // sideKey names one list: the flights of seller on date out of airport (bySrc) or into it.
@@ -40,14 +38,8 @@ type sideKey struct {
 }
 
 // newFlightCache keeps up to budget flights; a budget ≤ 0 keeps none.
-func newFlightCache(budget int) (*flightCache, error) {
-	c := &flightCache{budget: max(budget, 0)}
-	lists, err := simplelru.NewLRU(1<<30, func(_ sideKey, l []flight.Flight) { c.size -= cost(l) })
-	if err != nil {
-		return nil, err
-	}
-	c.lists = lists
-	return c, nil
+func newFlightCache(budget int) *flightCache {
+	return &flightCache{enabled: budget > 0, lists: budgetlru.New[sideKey](int64(budget), cost)}
 }
 
 // both returns a seller's two lists for q's airports and date, when both are kept, and the
@@ -55,7 +47,7 @@ func newFlightCache(budget int) (*flightCache, error) {
 func (c *flightCache) both(seller string, date flight.Date, src, dst string) (fromSrc, toDst []flight.Flight, gen uint64, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.budget == 0 {
+	if !c.enabled {
 		return nil, nil, c.gen, false
 	}
 	fromSrc, okSrc := c.lists.Get(sideKey{seller, date, true, src})
@@ -68,11 +60,11 @@ func (c *flightCache) both(seller string, date flight.Date, src, dst string) (fr
 func (c *flightCache) add(seller string, date flight.Date, src, dst string, fromSrc, toDst []flight.Flight, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.budget == 0 || gen != c.gen {
+	if !c.enabled || gen != c.gen {
 		return
 	}
-	c.put(sideKey{seller, date, true, src}, exact(fromSrc))
-	c.put(sideKey{seller, date, false, dst}, exact(toDst))
+	c.lists.Add(sideKey{seller, date, true, src}, exact(fromSrc))
+	c.lists.Add(sideKey{seller, date, false, dst}, exact(toDst))
 }
 
 // exact is a copy of l that holds no room beyond its flights.
@@ -82,20 +74,8 @@ func exact(l []flight.Flight) []flight.Flight {
 	return out
 }
 
-func (c *flightCache) put(k sideKey, l []flight.Flight) {
-	if cost(l) > c.budget {
-		return
-	}
-	c.lists.Remove(k) // a list replaced is taken off the size (Add would not call back)
-	c.lists.Add(k, l)
-	c.size += cost(l)
-	for c.size > c.budget {
-		c.lists.RemoveOldest()
-	}
-}
-
 // cost is what a list counts against the budget: the flights it holds room for, and one.
-func cost(l []flight.Flight) int { return cap(l) + 1 }
+func cost(l []flight.Flight) int64 { return int64(cap(l)) + 1 }
 
 // generation is the purge generation now.
 func (c *flightCache) generation() uint64 {

@@ -213,8 +213,8 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 		s, _ := newFlightCacheSearch(t, a, budget)
 		for _, p := range [][2]string{{"TLV", "JFK"}, {"LHR", "CDG"}, {"CDG", "LHR"}} {
 			search(t, s, p[0], p[1])
-			if s.flights.size > budget {
-				t.Fatalf("%d flights kept, budget %d", s.flights.size, budget)
+			if s.flights.lists.Size() > int64(budget) {
+				t.Fatalf("%d flights kept, budget %d", s.flights.lists.Size(), budget)
 			}
 		}
 		if n := s.flights.lists.Len(); n != 3 {
@@ -222,8 +222,8 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 		}
 		small, _ := newFlightCacheSearch(t, a, perList)
 		search(t, small, "TLV", "JFK")
-		if small.flights.size != 0 {
-			t.Errorf("%d flights kept with a budget smaller than any list", small.flights.size)
+		if small.flights.lists.Size() != 0 {
+			t.Errorf("%d flights kept with a budget smaller than any list", small.flights.lists.Size())
 		}
 	})
 	t.Run("empty lists are not free", func(t *testing.T) {
@@ -235,8 +235,8 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if n := s.flights.lists.Len(); n > 10 || s.flights.size > 10 {
-			t.Errorf("%d empty lists kept, counting %d, with a budget of 10", n, s.flights.size)
+		if n := s.flights.lists.Len(); n > 10 || s.flights.lists.Size() > 10 {
+			t.Errorf("%d empty lists kept, counting %d, with a budget of 10", n, s.flights.lists.Size())
 		}
 	})
 }

@@ -105,11 +105,8 @@ func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) (*
 	if err != nil {
 		return nil, fmt.Errorf("cache-size: %w", err)
 	}
-	flights, err := newFlightCache(cfg.FlightsCache)
-	if err != nil {
-		return nil, fmt.Errorf("flights-cache: %w", err)
-	}
-	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, flights: flights, metrics: metrics, etags: newEtagger()}, nil
+	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, flights: newFlightCache(cfg.FlightsCache),
+		metrics: metrics, etags: newEtagger()}, nil
 }
 
 // Purge empties the caches: the alliance's data may have changed (a machine joined, an

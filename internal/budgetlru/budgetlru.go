@@ -1,0 +1,52 @@
+// Package budgetlru is a least-recently-used cache bounded by what its entries cost in all (bytes,
+// flights) rather than by their number: caches whose entries differ in size by a thousandfold
+// (an answer of 3 trips and one of 24,000) need a budget of memory, not a count. It is
+// golang-lru's simplelru with the cost kept beside it. Not safe for concurrent use: its callers
+// hold their own locks (they keep more than the cache under them).
+package budgetlru
+
+import "github.com/hashicorp/golang-lru/v2/simplelru"
+
+// Cache holds values of K up to a budget of cost.
+type Cache[K comparable, V any] struct {
+	budget int64
+	cost   func(V) int64
+	size   int64
+	lru    *simplelru.LRU[K, V]
+}
+
+// New returns a cache that keeps values costing at most budget in all, each costing cost(v).
+func New[K comparable, V any](budget int64, cost func(V) int64) *Cache[K, V] {
+	c := &Cache[K, V]{budget: budget, cost: cost}
+	// The count bound is never reached: the budget evicts first. simplelru calls back on every
+	// removal (Remove, RemoveOldest, Purge), which keeps size exact.
+	c.lru, _ = simplelru.NewLRU(1<<30, func(_ K, v V) { c.size -= cost(v) }) // fails only on a size ≤ 0
+	return c
+}
+
+// Get returns the value of k, if kept, and makes it the most recently used.
+func (c *Cache[K, V]) Get(k K) (V, bool) { return c.lru.Get(k) }
+
+// Add keeps v as the value of k, replacing any, and evicts the least recently used beyond the
+// budget; a value costing more than the whole budget is not kept (nor is the one it replaces).
+func (c *Cache[K, V]) Add(k K, v V) {
+	c.lru.Remove(k) // a value replaced is taken off the size (Add would not call back)
+	if c.cost(v) > c.budget {
+		return
+	}
+	c.lru.Add(k, v)
+	c.size += c.cost(v)
+	for c.size > c.budget {
+		c.lru.RemoveOldest()
+	}
+}
+
+// Remove forgets k.
+func (c *Cache[K, V]) Remove(k K) { c.lru.Remove(k) }
+
+// Purge forgets everything.
+func (c *Cache[K, V]) Purge() { c.lru.Purge() }
+
+// Len is the number of values kept; Size what they cost.
+func (c *Cache[K, V]) Len() int    { return c.lru.Len() }
+func (c *Cache[K, V]) Size() int64 { return c.size }
