@@ -32,17 +32,21 @@ func BenchmarkSearchProfiles(b *testing.B) {
 	for _, phase := range []struct {
 		name, alliance string
 		limit          int
-		extra          []string
-	}{{"cold", "cold", 20, []string{"--cache-size", "0", "--flights-cache", "0"}}, {"whole", "warm", 0, nil}} {
-		profileSearches(b, out, phase.name, phase.alliance, phase.limit, phase.extra)
+		extra, search  []string
+	}{
+		{"cold", "cold", 20, []string{"--cache-size", "0", "--flights-cache", "0"}, nil},
+		{"first", "cold", 0, []string{"--cache-size", "0"}, []string{"--answer-cache", "0"}},
+		{"whole", "warm", 0, nil, nil},
+	} {
+		profileSearches(b, out, phase.name, phase.alliance, phase.limit, phase.extra, phase.search)
 	}
 }
 
-func profileSearches(b *testing.B, out, phase, alliance string, limit int, extra []string) {
+func profileSearches(b *testing.B, out, phase, alliance string, limit int, extra, search []string) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
 	searchPprof := freeAddr(b)
-	base, _ := startSearch(b, dir, "--log-level", "warn", "--pprof", searchPprof)
+	base, _ := startSearch(b, dir, append([]string{"--log-level", "warn", "--pprof", searchPprof}, search...)...)
 	a := startAlliance(b, alliance, sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base}, pprof: true,
 		extra: append([]string{"--log-level", "warn"}, extra...)})
 	a.waitSettled(3 * time.Minute)

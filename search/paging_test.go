@@ -127,7 +127,7 @@ func TestPagingAsksEachAllianceForTheTopOnly(t *testing.T) {
 	if len(a.Trips) > 5 {
 		t.Fatalf("%d trips", len(a.Trips))
 	}
-	want := soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01", MaxTrips: 15, Nonstop: true, MaxPrice: "120.50", Sort: "duration"}
+	want := soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01", MaxTrips: 15, Nonstop: true, MaxPrice: "120.50", Sort: "duration", ShareLegs: true}
 	for name, d := range ds {
 		reqs := d.requests()
 		if len(reqs) != 1 {
@@ -138,7 +138,7 @@ func TestPagingAsksEachAllianceForTheTopOnly(t *testing.T) {
 			t.Errorf("%s was asked %+v, want %+v", name, reqs[0], want)
 		}
 	}
-	want = soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
+	want = soap.GetTripsRequest{Src: "TLV", Dst: "JFK", Date: "2026-12-01", ShareLegs: true}
 	ts.search(t, "src=TLV&dst=JFK&date=2026-12-01&offset=3")
 	for name, d := range ds {
 		reqs := d.requests()

@@ -168,10 +168,11 @@ func (q Query) wanted() int {
 	return int(min(int64(q.Offset)+int64(q.Limit), math.MaxInt32))
 }
 
-// tripsRequest is the getTrips request that asks an alliance for q.
+// tripsRequest is the getTrips request that asks an alliance for q, its legs shared (the
+// client inlines them again).
 func (q Query) tripsRequest() soap.GetTripsRequest {
 	req := soap.GetTripsRequest{Src: q.Src, Dst: q.Dst, Date: q.Date, Sellers: q.Sellers,
-		MaxTrips: q.wanted(), Nonstop: q.Nonstop}
+		MaxTrips: q.wanted(), Nonstop: q.Nonstop, ShareLegs: true}
 	if q.HasMaxPrice {
 		req.MaxPrice = formatCents(q.MaxPrice)
 	}

@@ -165,7 +165,7 @@ func TestParseQueryReadsTheControls(t *testing.T) {
 			t.Errorf("ParseQuery(%q) = %+v, want %+v", tc.raw, got, want)
 		}
 		req := tc.req
-		req.Src, req.Dst, req.Date = "TLV", "JFK", "2026-12-01"
+		req.Src, req.Dst, req.Date, req.ShareLegs = "TLV", "JFK", "2026-12-01", true
 		if r := got.tripsRequest(); !reflect.DeepEqual(r, req) {
 			t.Errorf("%q asks the alliances %+v, want %+v", tc.raw, r, req)
 		}

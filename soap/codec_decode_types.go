@@ -16,6 +16,9 @@ func (d *decoder) getTrips(r *GetTripsResponse) {
 		switch string(t.Local) {
 		case "Alliance":
 			r.Alliance = d.Text()
+		case "SharedLegs":
+			r.SharedLegs = append(r.SharedLegs, Leg{})
+			d.leg(&r.SharedLegs[len(r.SharedLegs)-1])
 		case "Trips":
 			r.Trips = append(r.Trips, Trip{})
 			d.trip(&r.Trips[len(r.Trips)-1])
@@ -52,6 +55,8 @@ func (d *decoder) trip(r *Trip) {
 			}
 			d.legs = append(d.legs, Leg{})
 			d.leg(&d.legs[len(d.legs)-1])
+		case "LegIndexes":
+			r.LegIndexes = append(r.LegIndexes, d.Int())
 		default:
 			d.Skip()
 		}

@@ -81,23 +81,18 @@ func appendResponseStart(b []byte, name string) []byte {
 
 func appendGetTrips(b []byte, r *GetTripsResponse) []byte {
 	b = xmlcodec.AppendElement(b, "Alliance", r.Alliance)
+	for i := range r.SharedLegs {
+		b = appendLeg(b, "<SharedLegs>", "</SharedLegs>", &r.SharedLegs[i])
+	}
 	for i := range r.Trips {
 		t := &r.Trips[i]
 		b = append(b, "<Trips>"...)
 		b = xmlcodec.AppendElement(b, "Price", t.Price)
 		for j := range t.Legs {
-			l := &t.Legs[j]
-			b = append(b, "<Legs>"...)
-			b = xmlcodec.AppendElement(b, "Flight", l.Flight)
-			b = xmlcodec.AppendElement(b, "Seller", l.Seller)
-			b = xmlcodec.AppendElement(b, "Alliance", l.Alliance)
-			b = xmlcodec.AppendElement(b, "Src", l.Src)
-			b = xmlcodec.AppendElement(b, "Dst", l.Dst)
-			b = xmlcodec.AppendElement(b, "Departure", l.Departure)
-			b = xmlcodec.AppendElement(b, "Arrival", l.Arrival)
-			b = xmlcodec.AppendElement(b, "Price", l.Price)
-			b = xmlcodec.AppendIntElement(b, "Seats", l.Seats)
-			b = append(b, "</Legs>"...)
+			b = appendLeg(b, "<Legs>", "</Legs>", &t.Legs[j])
+		}
+		for _, k := range t.LegIndexes {
+			b = xmlcodec.AppendIntElement(b, "LegIndexes", k)
 		}
 		b = append(b, "</Trips>"...)
 	}
@@ -111,6 +106,21 @@ func appendGetTrips(b []byte, r *GetTripsResponse) []byte {
 		b = xmlcodec.AppendBoolElement(b, "NotModified", true)
 	}
 	return b
+}
+
+// appendLeg appends a leg as the element of start and end tags.
+func appendLeg(b []byte, start, end string, l *Leg) []byte {
+	b = append(b, start...)
+	b = xmlcodec.AppendElement(b, "Flight", l.Flight)
+	b = xmlcodec.AppendElement(b, "Seller", l.Seller)
+	b = xmlcodec.AppendElement(b, "Alliance", l.Alliance)
+	b = xmlcodec.AppendElement(b, "Src", l.Src)
+	b = xmlcodec.AppendElement(b, "Dst", l.Dst)
+	b = xmlcodec.AppendElement(b, "Departure", l.Departure)
+	b = xmlcodec.AppendElement(b, "Arrival", l.Arrival)
+	b = xmlcodec.AppendElement(b, "Price", l.Price)
+	b = xmlcodec.AppendIntElement(b, "Seats", l.Seats)
+	return append(b, end...)
 }
 
 func appendFlights(b []byte, flights []Flight) []byte {

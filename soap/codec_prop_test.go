@@ -43,9 +43,9 @@ func genTrips(t *rapid.T) *GetTripsResponse {
 			Arrival: str.Draw(t, "arrival"), Price: str.Draw(t, "price"), Seats: rapid.Int().Draw(t, "seats")}
 	})
 	trip := rapid.Custom(func(t *rapid.T) Trip {
-		return Trip{Price: str.Draw(t, "price"), Legs: listOf(t, "legs", leg, 3)}
+		return Trip{Price: str.Draw(t, "price"), Legs: listOf(t, "legs", leg, 3), LegIndexes: listOf(t, "indexes", rapid.Int(), 3)}
 	})
-	return &GetTripsResponse{Alliance: str.Draw(t, "alliance"), Trips: listOf(t, "trips", trip, 4),
+	return &GetTripsResponse{Alliance: str.Draw(t, "alliance"), SharedLegs: listOf(t, "shared", leg, 3), Trips: listOf(t, "trips", trip, 4),
 		Complete: rapid.Bool().Draw(t, "complete"), MissingSellers: listOf(t, "missing", str, 3), Total: rapid.Int().Draw(t, "total")}
 }
 

@@ -11,6 +11,15 @@ func elementSize(name, text string) int { return 2*len(name) + 5 + len(text) }
 // maxIntText is the longest decimal int.
 const maxIntText = 20
 
+// indexText is the most digits of a position in a list of n.
+func indexText(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
 // sizeHint is the bytes resp is expected to take inside the envelope; 0 for a type without a
 // hint.
 func sizeHint(resp any) int {
@@ -23,12 +32,16 @@ func sizeHint(resp any) int {
 		for _, s := range r.MissingSellers {
 			n += elementSize("MissingSellers", s)
 		}
+		for i := range r.SharedLegs {
+			n += legSize(&r.SharedLegs[i]) + 2*len("Shared")
+		}
 		for i := range r.Trips {
 			t := &r.Trips[i]
 			n += len("<Trips></Trips>") + elementSize("Price", t.Price)
 			for j := range t.Legs {
 				n += legSize(&t.Legs[j])
 			}
+			n += len(t.LegIndexes) * (elementSize("LegIndexes", "") + indexText(len(r.SharedLegs)))
 		}
 		return n
 	case *RelevantFlightsResponse:

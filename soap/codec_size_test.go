@@ -26,6 +26,7 @@ func TestSizeHintFitsPlainResponses(t *testing.T) {
 		"getRelevantFlightsBySrc":    &RelevantFlightsResponse{Sellers: []string{"LY"}, Flights: sampleFlights(2000)},
 		"sendPrimarySellerResponse":  &SellerPage{Seller: "LY", Version: "v7", Flights: sampleFlights(500), NextCursor: "500"},
 		"getTripsResponse, no trips": &GetTripsResponse{Alliance: "star", Complete: true},
+		"getTripsResponse, shared":   trips.ShareLegs(),
 	} {
 		body, ok := appendResponseEnvelope(nil, name, resp)
 		if !ok {

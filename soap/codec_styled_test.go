@@ -187,6 +187,8 @@ func (st *styler) value(v reflect.Value) {
 			for j := range f.Len() {
 				if e := f.Index(j); e.Kind() == reflect.String {
 					st.leaf(tag[0], e.String())
+				} else if e.Kind() == reflect.Int {
+					st.leaf(tag[0], st.pick("intpad", "", " ", "\n")+strconv.Itoa(int(e.Int()))+st.pick("intpad", "", " "))
 				} else {
 					st.misc()
 					raw := st.start(tag[0], false)

@@ -48,7 +48,11 @@ type Leg struct {
 // Trip is a direct flight (one leg) or a connection (two legs); Price is the sum of the legs.
 type Trip struct {
 	Price string `xml:"Price"`
-	Legs  []Leg  `xml:"Legs"`
+	Legs  []Leg  `xml:"Legs,omitempty"`
+	// LegIndexes, in an answer to a request with ShareLegs, names the trip's legs by position in
+	// the answer's SharedLegs (from 0), in place of Legs. (Not omitempty: encoding/xml would
+	// leave out every 0; an empty list is written as nothing all the same.)
+	LegIndexes []int `xml:"LegIndexes"`
 }
 
 // GetTripsRequest is SellerService.getTrips. Date is an ISO date (2026-12-01). Sellers, when
@@ -70,14 +74,21 @@ type GetTripsRequest struct {
 	// answer would be the same, it comes back NotModified, without trips (HTTP's conditional
 	// request, for a caller such as the search server that asks the same query again and again).
 	IfNoneMatch string `xml:"IfNoneMatch,omitempty"`
+	// ShareLegs asks for the answer's legs listed once each, in SharedLegs, and named by position
+	// in each trip's LegIndexes (see sharedlegs.go): a caller that decodes whole lists reads a
+	// fifth of the bytes. A machine that does not know it answers with legs inline.
+	ShareLegs bool `xml:"ShareLegs,omitempty"`
 }
 
 // GetTripsResponse answers getTrips. Complete is false when some seller of the alliance could
 // not be asked; MissingSellers names them. Total counts the trips of the whole list (after
 // Nonstop and MaxPrice, before MaxTrips cut it).
 type GetTripsResponse struct {
-	XMLName        xml.Name `xml:"getTripsResponse"`
-	Alliance       string   `xml:"Alliance"`
+	XMLName  xml.Name `xml:"getTripsResponse"`
+	Alliance string   `xml:"Alliance"`
+	// SharedLegs, when the request asked ShareLegs, are the distinct legs of the trips, which name
+	// them by position (Trip.LegIndexes).
+	SharedLegs     []Leg    `xml:"SharedLegs,omitempty"`
 	Trips          []Trip   `xml:"Trips,omitempty"`
 	Complete       bool     `xml:"Complete"`
 	MissingSellers []string `xml:"MissingSellers,omitempty"`

@@ -35,7 +35,8 @@ const sellerSchema = `
       <xsd:complexType name="Trip">
         <xsd:sequence>
           <xsd:element name="Price" type="xsd:decimal"/>
-          <xsd:element name="Legs" type="tns:Leg" maxOccurs="unbounded"/>
+          <xsd:element name="Legs" type="tns:Leg" minOccurs="0" maxOccurs="unbounded"/>
+          <xsd:element name="LegIndexes" type="xsd:int" minOccurs="0" maxOccurs="unbounded"/>
         </xsd:sequence>
       </xsd:complexType>
       <xsd:element name="getTrips">
@@ -50,6 +51,7 @@ const sellerSchema = `
             <xsd:element name="MaxPrice" type="xsd:decimal" minOccurs="0"/>
             <xsd:element name="Sort" type="xsd:string" minOccurs="0"/>
             <xsd:element name="IfNoneMatch" type="xsd:string" minOccurs="0"/>
+            <xsd:element name="ShareLegs" type="xsd:boolean" minOccurs="0"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
@@ -57,6 +59,7 @@ const sellerSchema = `
         <xsd:complexType>
           <xsd:sequence>
             <xsd:element name="Alliance" type="xsd:string"/>
+            <xsd:element name="SharedLegs" type="tns:Leg" minOccurs="0" maxOccurs="unbounded"/>
             <xsd:element name="Trips" type="tns:Trip" minOccurs="0" maxOccurs="unbounded"/>
             <xsd:element name="Complete" type="xsd:boolean"/>
             <xsd:element name="MissingSellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>

@@ -166,6 +166,9 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		if resp.Complete {
 			resp.ETag = s.etags.etag(req, gen, seatsVersion)
 		}
+		if req.ShareLegs {
+			resp = resp.ShareLegs()
+		}
 	}
 	result := "miss"
 	if hit {

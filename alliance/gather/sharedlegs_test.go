@@ -1,0 +1,55 @@
+package gather
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/ledger"
+	"flightalliance/soap"
+)
+
+// TestShareLegsAnswers: a getTrips asking ShareLegs is answered with each leg once and the trips
+// naming them; inlined again it is the answer without ShareLegs, for whole lists and pages, cached
+// or not, ETag included.
+func TestShareLegsAnswers(t *testing.T) {
+	a := hubSchedule(8)
+	for _, cacheSize := range []int{0, 16} {
+		s, err := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, CacheSize: cacheSize}, a, ledger.NewSeats("star"), testMetrics())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, req := range []soap.GetTripsRequest{{}, {MaxTrips: 5}, {Sort: "duration", MaxTrips: 300}} {
+			req.Src, req.Dst, req.Date = "TLV", "JFK", "2026-12-01"
+			inline, err := s.GetTrips(context.Background(), &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.ShareLegs = true
+			shared, err := s.GetTrips(context.Background(), &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legs := 0
+			for _, tr := range shared.Trips {
+				if len(tr.Legs) > 0 {
+					t.Fatalf("cache %d, %+v: a trip with inline legs in a shared answer", cacheSize, req)
+				}
+				legs += len(tr.LegIndexes)
+			}
+			if len(shared.SharedLegs) == 0 || len(shared.SharedLegs) > legs || req.MaxTrips == 0 && len(shared.SharedLegs) >= legs {
+				t.Errorf("cache %d, %+v: %d shared legs for %d legs of trips: want some, fewer for the whole list", cacheSize, req, len(shared.SharedLegs), legs)
+			}
+			if err := shared.InlineLegs(); err != nil {
+				t.Fatal(err)
+			}
+			if len(shared.MissingSellers)+len(inline.MissingSellers) == 0 {
+				shared.MissingSellers, inline.MissingSellers = nil, nil // a cache hit's nil, a miss's empty: the same on the wire
+			}
+			if !reflect.DeepEqual(shared, inline) {
+				t.Errorf("cache %d, %+v: the shared answer inlined is not the inline answer", cacheSize, req)
+			}
+		}
+	}
+}
