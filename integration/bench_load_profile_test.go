@@ -18,9 +18,11 @@ import (
 // load (16 connections, 200 airport pairs, 5 machines × 1 seller × 10,000 flights a day): for
 // 6 seconds each, the CPU and the allocations of the search server, the delegate and one other
 // machine (a holder), in FA_PPROF_DIR as <phase>-<process>-{cpu,allocs}.pprof, through the
-// processes' own --pprof servers. Two phases: cold pages (limit=20, the alliance run with
-// --cache-size 0 so that every search gathers and joins) and whole answers (cached). It skips
-// without FA_PPROF_DIR:
+// processes' own --pprof servers. Three phases: cold pages (limit=20, the alliance run with
+// --cache-size 0 --flights-cache 0 so that every search gathers and joins), first whole answers
+// (the delegate with --cache-size 0, its flight lists kept, and the search server with
+// --answer-cache 0: every search joins, sorts and sends its whole list over both hops) and whole
+// answers (cached). It skips without FA_PPROF_DIR:
 //
 //	FA_PPROF_DIR=/tmp/prof go test -run '^$' -bench SearchProfiles -benchtime=1x ./integration/
 //	go tool pprof -top /tmp/prof/cold-delegate-cpu.pprof
