@@ -154,20 +154,21 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		resp = &soap.GetTripsResponse{Alliance: s.cfg.Alliance, Complete: true, ETag: req.IfNoneMatch, NotModified: true}
 		s.metrics.notModified()
 	} else {
-		page, total := list.page(ctl, s.cfg.Alliance, s.cache.enabled() && len(missing) == 0)
-		trips, seatsVersion := withSeatsLeft(page, s.seats)
-		resp = &soap.GetTripsResponse{
-			Alliance:       s.cfg.Alliance,
-			Trips:          trips,
-			Complete:       len(missing) == 0,
-			MissingSellers: missing,
-			Total:          total,
+		resp = &soap.GetTripsResponse{Alliance: s.cfg.Alliance, Complete: len(missing) == 0, MissingSellers: missing}
+		cached := s.cache.enabled() && len(missing) == 0
+		var seatsVersion uint64
+		if req.ShareLegs {
+			var page sharedTrips
+			page, resp.Total = list.sharedPage(ctl, s.cfg.Alliance, cached)
+			resp.Trips = page.trips
+			resp.SharedLegs, seatsVersion = legsWithSeatsLeft(page.legs, s.seats)
+		} else {
+			var page []soap.Trip
+			page, resp.Total = list.page(ctl, s.cfg.Alliance, cached)
+			resp.Trips, seatsVersion = withSeatsLeft(page, s.seats)
 		}
 		if resp.Complete {
 			resp.ETag = s.etags.etag(req, gen, seatsVersion)
-		}
-		if req.ShareLegs {
-			resp = resp.ShareLegs()
 		}
 	}
 	result := "miss"

@@ -25,6 +25,9 @@ type tripList struct {
 	once  sync.Once
 	wire  []soap.Trip
 	made  atomic.Bool // wire is made (once has run)
+
+	sharedOnce sync.Once
+	shared     sharedTrips // the shared form (sharedtrips.go), made once
 }
 
 func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips, total: len(trips)} }

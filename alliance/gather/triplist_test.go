@@ -10,6 +10,7 @@ import (
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
 	"flightalliance/coord"
+	"flightalliance/soap"
 )
 
 // randomList is a price-sorted list of trips from a handful of flights.
@@ -38,7 +39,8 @@ func randomList(rng *rand.Rand, n int) []trip.Trip {
 }
 
 // TestTripListPage: a page from the cached SOAP form, with the seats left filled in, is exactly
-// the page trip.Select picks converted afresh, for every control; the shared form is not changed.
+// the page trip.Select picks converted afresh, for every control, and so is the page in the
+// shared form (ShareLegs) once inlined; the cached forms are not changed.
 func TestTripListPage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	seats := ledger.NewSeats("star")
@@ -64,9 +66,21 @@ func TestTripListPage(t *testing.T) {
 			if total != wantTotal || !reflect.DeepEqual(got, wantWire) {
 				t.Fatalf("cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, got, wantWire)
 			}
+			shared, total := list.sharedPage(ctl, "star", cached)
+			resp := &soap.GetTripsResponse{Trips: shared.trips}
+			resp.SharedLegs, _ = legsWithSeatsLeft(shared.legs, seats)
+			if err := resp.InlineLegs(); err != nil {
+				t.Fatal(err)
+			}
+			if total != wantTotal || !reflect.DeepEqual(resp.Trips, wantWire) && len(wantWire)+len(resp.Trips) > 0 {
+				t.Fatalf("shared, cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, resp.Trips, wantWire)
+			}
 		}
 		if list.wire != nil && !reflect.DeepEqual(list.wire, toWireTrips(trips, "star")) {
 			t.Fatal("filling in the seats left changed the cached form")
+		}
+		if list.shared.trips != nil && !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
+			t.Fatal("filling in the seats left changed the cached shared form")
 		}
 	}
 }
