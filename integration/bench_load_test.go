@@ -27,7 +27,8 @@ const (
 //
 //   - ref-answers/s: 16 goroutines in this process computing the reference answer
 //     (refQuery.answer: the hash join and sort of trip.Build, the search server's JSON) of
-//     each query 3 times, from the query's flights picked out beforehand. ref-p99/p50: the
+//     each query 3 times, from the query's flights picked out beforehand, after a round not
+//     timed (the process's first is its slowest: see refThroughput). ref-p99/p50: the
 //     spread of the reference's own latencies, each query once on one goroutine (the work of
 //     the answers is unequal: 408 trips at the 10th percentile, 2,648 at the median, 24,020 at
 //     the 99th).

@@ -148,6 +148,23 @@ func TestTheSearchServersBytesAreMergesAnswer(t *testing.T) {
 		if got := m.appendJSON(nil); !bytes.Equal(got, want) {
 			t.Fatalf("the search server writes\n%s\nMerge's answer is\n%s", got, want)
 		}
+		// The same answers with their legs shared (ShareLegs) are the same bytes, written twice
+		// (a shared leg's JSON is made once, then copied).
+		shared := slices.Clone(answers)
+		for i := range shared {
+			if rapid.Bool().Draw(t, "share") {
+				shared[i].Resp = shared[i].Resp.ShareLegs()
+			}
+		}
+		if got, _ := json.Marshal(Merge(q, shared)); !bytes.Equal(got, want) {
+			t.Fatalf("Merge of shared legs is\n%s\nof inline legs\n%s", got, want)
+		}
+		ms := merge(q, shared)
+		for range 2 {
+			if got := ms.appendJSON(nil); !bytes.Equal(got, want) {
+				t.Fatalf("the search server writes from shared legs\n%s\nMerge's answer is\n%s", got, want)
+			}
+		}
 	})
 }
 

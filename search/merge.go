@@ -16,10 +16,12 @@ type DelegateAnswer struct {
 }
 
 // trip is a validated trip of a delegate's answer with its sort keys decoded once. Its legs stay
-// the delegate's: the answer shows them stamped with the alliance's registration name and with
-// prices written as API.md writes them (see appendTripJSON and materialize).
+// the delegate's (shared by the trips that name the same shared leg): the answer shows them
+// stamped with the alliance's registration name and with prices written as API.md writes them
+// (see appendJSON and materialize).
 type trip struct {
-	w         *soap.Trip
+	price     string // as the delegate wrote it
+	legs      []*validLeg
 	alliance  string
 	cents     int64
 	departure time.Time // of the first leg
@@ -39,7 +41,7 @@ func Merge(q Query, answers []DelegateAnswer) Answer {
 	m.ans.Trips = make([]Trip, len(m.window))
 	nlegs := 0
 	for _, t := range m.window {
-		nlegs += len(t.w.Legs)
+		nlegs += len(t.legs)
 	}
 	legs := make([]Leg, 0, nlegs)
 	for i, t := range m.window {
@@ -126,15 +128,20 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		st.Error = "malformed answer: NotModified outside a conditional exchange"
 		return st, nil, 0
 	}
+	conv, err := newConverter(a.Alliance, a.Resp)
+	if err != nil {
+		st.Error = fmt.Sprintf("malformed answer: %v", err)
+		return st, nil, 0
+	}
 	trips := make([]trip, 0, len(a.Resp.Trips))
 	for i := range a.Resp.Trips {
-		t, err := convertTrip(a.Alliance, &a.Resp.Trips[i])
+		t, err := conv.trip(&a.Resp.Trips[i])
 		if err != nil {
 			st.Error = fmt.Sprintf("malformed answer: trip %d: %v", i+1, err)
 			return st, nil, 0
 		}
 		// The delegate should have filtered; the answer must honour the query anyway.
-		if (q.Sellers != nil && !allSellersIn(t.w.Legs, q.Sellers)) || !q.keeps(&t) {
+		if (q.Sellers != nil && !allSellersIn(t.legs, q.Sellers)) || !q.keeps(&t) {
 			continue
 		}
 		trips = append(trips, t)
@@ -170,9 +177,9 @@ func inOrder(o Order, trips []trip) bool {
 	return true
 }
 
-func allSellersIn(legs []soap.Leg, sellers []string) bool {
+func allSellersIn(legs []*validLeg, sellers []string) bool {
 	for _, l := range legs {
-		if !slices.Contains(sellers, l.Seller) {
+		if !slices.Contains(sellers, l.w.Seller) {
 			return false
 		}
 	}

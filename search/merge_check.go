@@ -6,36 +6,6 @@ import (
 	"time"
 )
 
-// convertTrip validates a trip of a delegate's answer (one or two valid legs, a price that is
-// their sum) and decodes its sort keys.
-func convertTrip(alliance string, wt *soap.Trip) (trip, error) {
-	if n := len(wt.Legs); n < 1 || n > 2 {
-		return trip{}, fmt.Errorf("%d legs, expected 1 or 2", n)
-	}
-	t := trip{w: wt, alliance: alliance}
-	for j := range wt.Legs {
-		cents, dep, arr, err := checkLeg(&wt.Legs[j])
-		if err != nil {
-			return trip{}, fmt.Errorf("leg %d: %w", j+1, err)
-		}
-		if j == 0 {
-			t.departure = dep
-		}
-		t.cents += cents
-		t.arrival = arr
-	}
-	if wt.Price != "" {
-		c, err := centsOf(wt.Price)
-		if err != nil {
-			return trip{}, err
-		}
-		if c != t.cents {
-			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
-		}
-	}
-	return t, nil
-}
-
 // convertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
 // price, its price in cents and its arrival.
 func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {

@@ -1,7 +1,5 @@
 package search
 
-import "strconv"
-
 // appendJSON appends the answer's JSON: Merge's answer's AppendJSON, without making its trips.
 func (m *merged) appendJSON(dst []byte) []byte {
 	return m.ans.appendJSON(dst, func(dst []byte) []byte {
@@ -19,48 +17,28 @@ func (m *merged) appendJSON(dst []byte) []byte {
 // materialize is the trip as the answer shows it; its legs are appended to legs.
 func (t *trip) materialize(legs []Leg) (Trip, []Leg) {
 	first := len(legs)
-	for i := range t.w.Legs {
-		wl := &t.w.Legs[i]
+	for _, l := range t.legs {
+		wl := l.w
 		legs = append(legs, Leg{
 			Flight: wl.Flight, Seller: wl.Seller, Alliance: t.alliance,
 			Src: wl.Src, Dst: wl.Dst, Departure: wl.Departure, Arrival: wl.Arrival,
-			Price: legPrice(wl.Price), Seats: wl.Seats,
+			Price: priceString(wl.Price, l.cents), Seats: wl.Seats,
 		})
 	}
-	return Trip{Price: priceString(t.w.Price, t.cents), Legs: legs[first:len(legs):len(legs)]}, legs
+	return Trip{Price: priceString(t.price, t.cents), Legs: legs[first:len(legs):len(legs)]}, legs
 }
 
-// appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip. Its
-// prices and instants passed convertTrip, so they hold nothing to escape (digits, '.', and what
-// time.Parse takes in an RFC 3339 instant) and are copied as they are.
+// appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip (see
+// leg.appendJSON).
 func (t *trip) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"price":`...)
-	dst = appendPlain(dst, priceString(t.w.Price, t.cents))
+	dst = appendPlain(dst, priceString(t.price, t.cents))
 	dst = append(dst, `,"legs":[`...)
-	for i := range t.w.Legs {
+	for i, l := range t.legs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		wl := &t.w.Legs[i]
-		dst = append(dst, `{"flight":`...)
-		dst = appendString(dst, wl.Flight)
-		dst = append(dst, `,"seller":`...)
-		dst = appendString(dst, wl.Seller)
-		dst = append(dst, `,"alliance":`...)
-		dst = appendString(dst, t.alliance)
-		dst = append(dst, `,"src":`...)
-		dst = appendString(dst, wl.Src)
-		dst = append(dst, `,"dst":`...)
-		dst = appendString(dst, wl.Dst)
-		dst = append(dst, `,"departure":`...)
-		dst = appendPlain(dst, wl.Departure)
-		dst = append(dst, `,"arrival":`...)
-		dst = appendPlain(dst, wl.Arrival)
-		dst = append(dst, `,"price":`...)
-		dst = appendPlain(dst, legPrice(wl.Price))
-		dst = append(dst, `,"seats":`...)
-		dst = strconv.AppendInt(dst, int64(wl.Seats), 10)
-		dst = append(dst, '}')
+		dst = l.appendJSON(dst, t.alliance)
 	}
 	return append(dst, "]}"...)
 }
@@ -70,12 +48,6 @@ func appendPlain(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, s...)
 	return append(dst, '"')
-}
-
-// legPrice is a validated leg price written as API.md writes prices.
-func legPrice(s string) string {
-	c, _ := centsOf(s) // validated by convertTrip
-	return priceString(s, c)
 }
 
 // sizeHint is about the bytes appendJSON takes (at or above, for answers with nothing to escape
@@ -94,9 +66,9 @@ func (m *merged) sizeHint() int {
 	}
 	for i := range m.window {
 		t := &m.window[i]
-		n += len(`{"price":"",,"legs":[]},`) + len(t.w.Price) + 4
-		for j := range t.w.Legs {
-			l := &t.w.Legs[j]
+		n += len(`{"price":"",,"legs":[]},`) + len(t.price) + 4
+		for _, tl := range t.legs {
+			l := tl.w
 			n += len(`{"flight":"","seller":"","alliance":"","src":"","dst":"","departure":"","arrival":"","price":"","seats":},`) +
 				len(l.Flight) + len(l.Seller) + 2*len(t.alliance) + len(l.Src) + len(l.Dst) + len(l.Departure) +
 				len(l.Arrival) + len(l.Price) + 4 + intLen(l.Seats)

@@ -128,6 +128,32 @@ func TestMergeRefusesMalformedAnswers(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesMalformedSharedLegs: an answer with shared legs whose trips name a leg it does
+// not have, have both their own legs and shared ones, or whose shared leg is malformed, is refused
+// as malformed — the alliance incomplete, none of its trips shown.
+func TestMergeRefusesMalformedSharedLegs(t *testing.T) {
+	one := leg("LY1", "TLV", "JFK", "01:00", "02:00", "1.00")
+	for name, tc := range map[string]struct {
+		shared []soap.Leg
+		bad    soap.Trip
+		want   string
+	}{
+		"index past the end": {[]soap.Leg{one}, soap.Trip{Price: "1.00", LegIndexes: []int{1}}, "malformed answer: trip 2: leg 1: LegIndexes 1 is not a position"},
+		"negative index":     {[]soap.Leg{one}, soap.Trip{LegIndexes: []int{0, -1}}, "malformed answer: trip 2: leg 2: LegIndexes -1"},
+		"both forms":         {[]soap.Leg{one}, soap.Trip{Legs: []soap.Leg{one}, LegIndexes: []int{0}}, "malformed answer: trip 2: both Legs and LegIndexes"},
+		"three shared legs":  {[]soap.Leg{one}, soap.Trip{LegIndexes: []int{0, 0, 0}}, "malformed answer: trip 2: 3 legs"},
+		"bad shared leg": {[]soap.Leg{one, leg("LY2", "TLV", "JFK", "05:00", "02:00", "1.00")}, soap.Trip{LegIndexes: []int{0}},
+			"malformed answer: shared leg 2: "},
+	} {
+		good := soap.Trip{Price: "1.00", LegIndexes: []int{0}}
+		resp := &soap.GetTripsResponse{Complete: true, SharedLegs: tc.shared, Trips: []soap.Trip{good, tc.bad}}
+		a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: resp}})
+		if a.Complete || len(a.Trips) != 0 || !strings.HasPrefix(a.Alliances[0].Error, tc.want) {
+			t.Errorf("%s: got %+v, want the alliance refused: %s", name, a, tc.want)
+		}
+	}
+}
+
 func TestMergeHonoursTheSellerFilter(t *testing.T) {
 	q := tlvJFK
 	q.Sellers = []string{"LY"}

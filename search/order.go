@@ -70,10 +70,10 @@ func comparePrice(a, b *trip) int {
 	if c := a.arrival.Compare(b.arrival); c != 0 {
 		return c
 	}
-	al, bl := a.w.Legs, b.w.Legs
+	al, bl := a.legs, b.legs
 	n := min(len(al), len(bl))
 	for i := range n {
-		if c := cmp.Compare(al[i].Flight, bl[i].Flight); c != 0 {
+		if c := cmp.Compare(al[i].w.Flight, bl[i].w.Flight); c != 0 {
 			return c
 		}
 	}
@@ -81,7 +81,7 @@ func comparePrice(a, b *trip) int {
 		return c
 	}
 	for i := range al {
-		if c := cmp.Compare(al[i].Seller, bl[i].Seller); c != 0 {
+		if c := cmp.Compare(al[i].w.Seller, bl[i].w.Seller); c != 0 {
 			return c
 		}
 	}
@@ -89,7 +89,7 @@ func comparePrice(a, b *trip) int {
 		return c
 	}
 	for i := range al {
-		x, y := &al[i], &bl[i]
+		x, y := al[i].w, bl[i].w
 		if c := cmp.Or(
 			cmp.Compare(x.Src, y.Src),
 			cmp.Compare(x.Dst, y.Dst),

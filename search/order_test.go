@@ -113,6 +113,15 @@ func toWire(t airtrip.Trip, alliance string) soap.Trip {
 	return w
 }
 
+// convertTrip validates one trip with its legs inline, as mergeOne does.
+func convertTrip(alliance string, wt *soap.Trip) (trip, error) {
+	c, err := newConverter(alliance, &soap.GetTripsResponse{Trips: []soap.Trip{*wt}})
+	if err != nil {
+		return trip{}, err
+	}
+	return c.trip(wt)
+}
+
 func fromWire(tb testing.TB, alliance string, w soap.Trip) trip {
 	tb.Helper()
 	t, err := convertTrip(alliance, &w)
@@ -161,8 +170,8 @@ func TestOrderAgreesWithTheAirlines(t *testing.T) {
 
 func wireID(t trip) string {
 	var parts []string
-	for _, l := range t.w.Legs {
-		parts = append(parts, l.Seller+"/"+l.Flight)
+	for _, l := range t.legs {
+		parts = append(parts, l.w.Seller+"/"+l.w.Flight)
 	}
 	return strings.Join(parts, ">")
 }

@@ -155,7 +155,7 @@ func decimal(s string) (int, bool) {
 
 // keeps reports whether a trip passes the query's nonstop and max_price controls.
 func (q Query) keeps(t *trip) bool {
-	return (!q.Nonstop || len(t.w.Legs) == 1) && (!q.HasMaxPrice || t.cents <= q.MaxPrice)
+	return (!q.Nonstop || len(t.legs) == 1) && (!q.HasMaxPrice || t.cents <= q.MaxPrice)
 }
 
 // wanted is how many trips of the top of its list each alliance is asked for: the whole list

@@ -1,9 +1,6 @@
 package soap
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // SellerClient calls one alliance's SellerService. Make one per remote machine and share it:
 // it is safe for concurrent use and keeps the remote's WSDL and connections.
@@ -16,15 +13,13 @@ func NewSellerClient(serviceURL string, opts ClientOptions) *SellerClient {
 	return &SellerClient{c: newCaller(serviceURL, opts)}
 }
 
-// GetTrips calls getTrips. An answer with shared legs (the request's ShareLegs) is returned with
-// its legs inline; one whose indexes do not name its shared legs is an error.
+// GetTrips calls getTrips. An answer to a request with ShareLegs comes back as sent, its legs
+// shared when the machine knows ShareLegs (InlineLegs turns it into the other form, and checks
+// its indexes).
 func (c *SellerClient) GetTrips(ctx context.Context, req GetTripsRequest) (*GetTripsResponse, error) {
 	var resp GetTripsResponse
 	if err := c.c.callHot(ctx, OpGetTrips, &req, &resp); err != nil {
 		return nil, err
-	}
-	if err := resp.InlineLegs(); err != nil {
-		return nil, fmt.Errorf("getTrips at %s: a malformed answer: %w", c.c.serviceURL, err)
 	}
 	return &resp, nil
 }

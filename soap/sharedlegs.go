@@ -6,9 +6,10 @@ import "fmt"
 // few hundred flights, each the leg of many trips, and written inline each leg is ~300 bytes of
 // XML that the delegate encodes and the search server decodes again and again. A caller that sets
 // GetTripsRequest.ShareLegs gets the answer with each distinct leg once, in SharedLegs, and each
-// trip naming its legs by position in LegIndexes (about a fifth of the bytes). SellerClient.GetTrips
-// turns such an answer back into inline legs (InlineLegs), so its callers see one form; a machine
-// that does not know ShareLegs ignores it and answers inline, which is the same to them.
+// trip naming its legs by position in LegIndexes (about a fifth of the bytes), and can validate and
+// write each leg once (the search server does). InlineLegs turns such an answer into the inline
+// form. A machine that does not know ShareLegs ignores it and answers inline: a caller that asks
+// it takes both forms.
 
 // ShareLegs returns the answer with its trips' legs listed once each in SharedLegs and named by
 // position in each trip's LegIndexes (equal legs are one entry). r is not changed: its trips may

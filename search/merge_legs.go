@@ -1,0 +1,134 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"flightalliance/soap"
+)
+
+// validLeg is a leg of a delegate's answer with its price and instants decoded. An answer
+// with shared legs (soap.GetTripsRequest.ShareLegs) has one leg per distinct flight, however
+// many trips name it: it is validated once and its JSON is made once, then copied.
+type validLeg struct {
+	w        *soap.Leg
+	cents    int64
+	dep, arr time.Time
+	shared   bool
+	json     []byte // a shared leg's JSON, made on first use
+}
+
+func newLeg(wl *soap.Leg, shared bool) (validLeg, error) {
+	cents, dep, arr, err := checkLeg(wl)
+	if err != nil {
+		return validLeg{}, err
+	}
+	return validLeg{w: wl, cents: cents, dep: dep, arr: arr, shared: shared}, nil
+}
+
+// appendJSON appends the leg's JSON, stamped with alliance (one alliance's answer: the same for
+// every trip that names a shared leg). Its prices and instants passed checkLeg, so they hold
+// nothing to escape (digits, '.', and what time.Parse takes in an RFC 3339 instant) and are
+// copied as they are.
+func (l *validLeg) appendJSON(dst []byte, alliance string) []byte {
+	if l.json != nil {
+		return append(dst, l.json...)
+	}
+	start := len(dst)
+	wl := l.w
+	dst = append(dst, `{"flight":`...)
+	dst = appendString(dst, wl.Flight)
+	dst = append(dst, `,"seller":`...)
+	dst = appendString(dst, wl.Seller)
+	dst = append(dst, `,"alliance":`...)
+	dst = appendString(dst, alliance)
+	dst = append(dst, `,"src":`...)
+	dst = appendString(dst, wl.Src)
+	dst = append(dst, `,"dst":`...)
+	dst = appendString(dst, wl.Dst)
+	dst = append(dst, `,"departure":`...)
+	dst = appendPlain(dst, wl.Departure)
+	dst = append(dst, `,"arrival":`...)
+	dst = appendPlain(dst, wl.Arrival)
+	dst = append(dst, `,"price":`...)
+	dst = appendPlain(dst, priceString(wl.Price, l.cents))
+	dst = append(dst, `,"seats":`...)
+	dst = strconv.AppendInt(dst, int64(wl.Seats), 10)
+	dst = append(dst, '}')
+	if l.shared {
+		l.json = append([]byte(nil), dst[start:]...)
+	}
+	return dst
+}
+
+// converter validates the trips of one alliance's answer: its shared legs once each, up front,
+// then trip by trip, the legs of every trip cut from one slab.
+type converter struct {
+	alliance string
+	shared   []validLeg  // the answer's SharedLegs
+	inline   []validLeg  // the trips' own legs; capacity for all, so pointers into it stay valid
+	legs     []*validLeg // the trips' legs, each trip's a slice of it
+}
+
+func newConverter(alliance string, r *soap.GetTripsResponse) (*converter, error) {
+	c := &converter{alliance: alliance, shared: make([]validLeg, len(r.SharedLegs))}
+	for i := range r.SharedLegs {
+		l, err := newLeg(&r.SharedLegs[i], true)
+		if err != nil {
+			return nil, fmt.Errorf("shared leg %d: %w", i+1, err)
+		}
+		c.shared[i] = l
+	}
+	all, inline := 0, 0
+	for i := range r.Trips {
+		inline += len(r.Trips[i].Legs)
+		all += len(r.Trips[i].Legs) + len(r.Trips[i].LegIndexes)
+	}
+	c.inline = make([]validLeg, 0, inline)
+	c.legs = make([]*validLeg, 0, all)
+	return c, nil
+}
+
+// trip validates a trip of the answer — one or two valid legs, its own or shared (never both), a
+// price that is their sum — and decodes its sort keys.
+func (c *converter) trip(wt *soap.Trip) (trip, error) {
+	if len(wt.Legs) > 0 && len(wt.LegIndexes) > 0 {
+		return trip{}, fmt.Errorf("both Legs and LegIndexes")
+	}
+	if n := len(wt.Legs) + len(wt.LegIndexes); n < 1 || n > 2 {
+		return trip{}, fmt.Errorf("%d legs, expected 1 or 2", n)
+	}
+	first := len(c.legs)
+	for j := range wt.Legs {
+		l, err := newLeg(&wt.Legs[j], false)
+		if err != nil {
+			c.legs = c.legs[:first]
+			return trip{}, fmt.Errorf("leg %d: %w", j+1, err)
+		}
+		c.inline = append(c.inline, l) // within capacity: never moves
+		c.legs = append(c.legs, &c.inline[len(c.inline)-1])
+	}
+	for j, k := range wt.LegIndexes {
+		if k < 0 || k >= len(c.shared) {
+			c.legs = c.legs[:first]
+			return trip{}, fmt.Errorf("leg %d: LegIndexes %d is not a position in SharedLegs (%d legs)", j+1, k, len(c.shared))
+		}
+		c.legs = append(c.legs, &c.shared[k])
+	}
+	t := trip{price: wt.Price, legs: c.legs[first:len(c.legs):len(c.legs)], alliance: c.alliance}
+	for _, l := range t.legs {
+		t.cents += l.cents
+	}
+	t.departure, t.arrival = t.legs[0].dep, t.legs[len(t.legs)-1].arr
+	if wt.Price != "" {
+		p, err := centsOf(wt.Price)
+		if err != nil {
+			return trip{}, err
+		}
+		if p != t.cents {
+			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
+		}
+	}
+	return t, nil
+}
