@@ -73,7 +73,8 @@ func fastDecode(raw []byte, want string, v any) bool {
 // as gosoap reads an envelope and as encoding/xml fills the hot types (codec_decode_types.go).
 type decoder struct {
 	xmlcodec.Scanner
-	legs []Leg // the chunk the current answer's trips take their legs from
+	legs    []Leg // the chunk the current answer's trips take their legs from
+	indexes []int // and their leg indexes
 }
 
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
@@ -81,7 +82,7 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 // release returns the decoder to the pool, keeping its buffers and its interned strings.
 func (d *decoder) release() {
 	d.Reset(nil)
-	d.legs = nil // the answer's trips hold it
+	d.legs, d.indexes = nil, nil // the answer's trips hold them
 	decoders.Put(d)
 }
 

@@ -20,8 +20,18 @@ func (d *decoder) getTrips(r *GetTripsResponse) {
 			r.SharedLegs = append(r.SharedLegs, Leg{})
 			d.leg(&r.SharedLegs[len(r.SharedLegs)-1])
 		case "Trips":
-			r.Trips = append(r.Trips, Trip{})
-			d.trip(&r.Trips[len(r.Trips)-1])
+			if r.Trips != nil {
+				r.Trips = append(r.Trips, Trip{})
+				d.trip(&r.Trips[len(r.Trips)-1])
+				break
+			}
+			// The first trip tells about how many follow: the list is allocated once, not grown
+			// by doubling (a whole answer has thousands; at most maxTripsGuess on a guess).
+			before := d.Remaining()
+			var first Trip
+			d.trip(&first)
+			r.Trips = make([]Trip, 1, min(before/max(before-d.Remaining(), 1)+1, maxTripsGuess))
+			r.Trips[0] = first
 		case "Complete":
 			r.Complete = d.Bool()
 		case "MissingSellers":
@@ -38,10 +48,13 @@ func (d *decoder) getTrips(r *GetTripsResponse) {
 	}
 }
 
-// trip cuts the trip's legs from a chunk shared by the answer's trips (d.legs), capacity
-// capped, rather than allocating a slice per trip.
+// maxTripsGuess bounds the trips getTrips allocates room for from the size of the first.
+const maxTripsGuess = 1 << 16
+
+// trip cuts the trip's legs and leg indexes from chunks shared by the answer's trips (d.legs,
+// d.indexes), capacity capped, rather than allocating slices per trip.
 func (d *decoder) trip(r *Trip) {
-	first := len(d.legs)
+	first, firstIndex := len(d.legs), len(d.indexes)
 	var t xmlcodec.Token
 	for d.NextChild(&t) {
 		switch string(t.Local) {
@@ -56,13 +69,21 @@ func (d *decoder) trip(r *Trip) {
 			d.legs = append(d.legs, Leg{})
 			d.leg(&d.legs[len(d.legs)-1])
 		case "LegIndexes":
-			r.LegIndexes = append(r.LegIndexes, d.Int())
+			if len(d.indexes) == cap(d.indexes) {
+				chunk := make([]int, len(d.indexes)-firstIndex, min(max(2*cap(d.indexes), 256), 16384)+len(d.indexes)-firstIndex)
+				copy(chunk, d.indexes[firstIndex:])
+				d.indexes, firstIndex = chunk, 0
+			}
+			d.indexes = append(d.indexes, d.Int())
 		default:
 			d.Skip()
 		}
 	}
 	if end := len(d.legs); end > first {
 		r.Legs = d.legs[first:end:end]
+	}
+	if end := len(d.indexes); end > firstIndex {
+		r.LegIndexes = d.indexes[firstIndex:end:end]
 	}
 }
 

@@ -25,20 +25,23 @@ func toSharedTrips(trips []trip.Trip, alliance string) sharedTrips {
 		n += len(t.Legs)
 	}
 	at := make(map[flight.Key]int, min(n, 1024))
-	var flights []flight.Flight // of legs, by position
+	var flights []*flight.Flight // of legs, by position
 	out := sharedTrips{trips: make([]soap.Trip, len(trips))}
 	indexes := make([]int, 0, n)
-	for i, t := range trips {
+	for i := range trips {
+		t := &trips[i]
 		first := len(indexes)
-		for _, f := range t.Legs {
-			k, ok := at[f.Key()]
-			if !ok || flights[k] != f {
+		for j := range t.Legs {
+			f := &t.Legs[j]
+			key := flight.Key{Seller: f.Seller, Number: f.Number}
+			k, ok := at[key]
+			if !ok || *flights[k] != *f {
 				k = len(out.legs)
 				if !ok {
-					at[f.Key()] = k
+					at[key] = k
 				}
 				flights = append(flights, f)
-				out.legs = append(out.legs, wire.Leg(f, alliance))
+				out.legs = append(out.legs, wire.Leg(*f, alliance))
 			}
 			indexes = append(indexes, k)
 		}

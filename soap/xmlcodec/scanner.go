@@ -73,6 +73,9 @@ func (s *Scanner) Reset(doc []byte) {
 	}
 }
 
+// Remaining is the bytes of the document not read yet.
+func (s *Scanner) Remaining() int { return len(s.b) - s.i }
+
 // maxKept bounds the scratch buffers a Scanner keeps from one document to the next.
 const maxKept = 64 << 10
 
