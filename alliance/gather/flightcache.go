@@ -67,8 +67,11 @@ func (c *flightCache) add(seller string, date flight.Date, src, dst string, from
 	c.lists.Add(sideKey{seller, date, false, dst}, exact(toDst))
 }
 
-// exact is a copy of l that holds no room beyond its flights.
+// exact is l holding no room beyond its flights: l itself when it holds none, otherwise a copy.
 func exact(l []flight.Flight) []flight.Flight {
+	if len(l) == cap(l) {
+		return l
+	}
 	out := make([]flight.Flight, len(l))
 	copy(out, l)
 	return out

@@ -43,7 +43,7 @@ func gatherFlights(ctx context.Context, want []string, candidates map[string][]s
 // late for a seller another holder had covered adds nothing.
 func (g *gathered) take(a hedge.Answer[holderFlights]) {
 	for _, s := range a.Won {
-		mine := holderFlights{appendSeller(nil, a.Value.src, s), appendSeller(nil, a.Value.dst, s)}
+		mine := holderFlights{ofSeller(a.Value.src, s), ofSeller(a.Value.dst, s)}
 		g.fromSrc = append(g.fromSrc, mine.src...)
 		g.toDst = append(g.toDst, mine.dst...)
 		if g.bySeller != nil {
@@ -52,12 +52,19 @@ func (g *gathered) take(a hedge.Answer[holderFlights]) {
 	}
 }
 
-// appendSeller appends the flights of one seller.
-func appendSeller(dst, flights []flight.Flight, seller string) []flight.Flight {
-	for _, f := range flights {
-		if f.Seller == seller {
-			dst = append(dst, f)
+// ofSeller is the flights of one seller: flights itself when they all are (a holder asked for
+// one seller, the usual case: not copied), otherwise a copy of theirs.
+func ofSeller(flights []flight.Flight, seller string) []flight.Flight {
+	for i := range flights {
+		if flights[i].Seller != seller {
+			var out []flight.Flight
+			for _, f := range flights {
+				if f.Seller == seller {
+					out = append(out, f)
+				}
+			}
+			return out
 		}
 	}
-	return dst
+	return flights
 }

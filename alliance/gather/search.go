@@ -209,6 +209,9 @@ func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromS
 	for sel, f := range got.bySeller {
 		s.flights.add(sel, q.Date, q.Src, q.Dst, f.src, f.dst, gen)
 	}
+	if len(fromSrc)+len(toDst) == 0 { // none kept: the gathered lists are the lists
+		return got.fromSrc, got.toDst, got.outcome.Missing
+	}
 	return append(fromSrc, got.fromSrc...), append(toDst, got.toDst...), got.outcome.Missing
 }
 
