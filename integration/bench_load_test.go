@@ -2,6 +2,7 @@ package integration
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,9 @@ const (
 // time of the search server, the delegate, the other machines and this process (the clients and
 // the checks), and the connections dialed; and the CPU time of every process during ref.
 //
+// FA_MAX_SEARCHES, when set, is the search server's --max-searches (the default is 256: every
+// search of the load runs at once).
+//
 // The figures are reported, never asserted. It takes well under a minute after the build. Run
 // it alone with
 //
@@ -77,7 +81,11 @@ const (
 func BenchmarkSearchUnderLoad(b *testing.B) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
-	base, searchProc := startSearch(b, dir, "--log-level", "warn")
+	searchFlags := []string{"--log-level", "warn"}
+	if n := os.Getenv("FA_MAX_SEARCHES"); n != "" {
+		searchFlags = append(searchFlags, "--max-searches", n)
+	}
+	base, searchProc := startSearch(b, dir, searchFlags...)
 	a := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base}})
 	a.waitSettled(3 * time.Minute)
 	data := a.activeData()

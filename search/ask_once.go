@@ -48,5 +48,6 @@ const joinWindow = 250
 // requestKey is req in a canonical form: equal requests, equal keys.
 func requestKey(req soap.GetTripsRequest) string {
 	return strings.Join([]string{req.Src, req.Dst, req.Date, strings.Join(req.Sellers, ","),
-		strconv.Itoa(req.MaxTrips), strconv.FormatBool(req.Nonstop), req.MaxPrice, req.Sort, req.IfNoneMatch}, "\x00")
+		strconv.Itoa(req.MaxTrips), strconv.FormatBool(req.Nonstop), req.MaxPrice, req.Sort, req.IfNoneMatch,
+		strconv.FormatBool(req.ShareLegs)}, "\x00")
 }

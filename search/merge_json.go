@@ -29,7 +29,7 @@ func (t *trip) materialize(legs []Leg) (Trip, []Leg) {
 }
 
 // appendJSON appends the trip's JSON, as (*Trip).appendJSON does for materialize's trip (see
-// leg.appendJSON).
+// validLeg.appendJSON).
 func (t *trip) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"price":`...)
 	dst = appendPlain(dst, priceString(t.price, t.cents))

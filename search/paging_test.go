@@ -55,6 +55,9 @@ func (s *selecting) getTrips(_ context.Context, req *soap.GetTripsRequest) (*soa
 	for _, t := range page {
 		resp.Trips = append(resp.Trips, toWire(t, s.alliance))
 	}
+	if req.ShareLegs && s.alliance == "sky" { // one alliance answers with its legs shared, one inline
+		return resp.ShareLegs(), nil
+	}
 	return resp, nil
 }
 

@@ -168,8 +168,8 @@ func (q Query) wanted() int {
 	return int(min(int64(q.Offset)+int64(q.Limit), math.MaxInt32))
 }
 
-// tripsRequest is the getTrips request that asks an alliance for q, its legs shared (the
-// client inlines them again).
+// tripsRequest is the getTrips request that asks an alliance for q, its legs shared (merge reads
+// both forms: a machine that does not know ShareLegs answers inline).
 func (q Query) tripsRequest() soap.GetTripsRequest {
 	req := soap.GetTripsRequest{Src: q.Src, Dst: q.Dst, Date: q.Date, Sellers: q.Sellers,
 		MaxTrips: q.wanted(), Nonstop: q.Nonstop, ShareLegs: true}

@@ -61,19 +61,11 @@ func (d *decoder) trip(r *Trip) {
 		case "Price":
 			r.Price = d.Text()
 		case "Legs":
-			if len(d.legs) == cap(d.legs) {
-				chunk := make([]Leg, len(d.legs)-first, min(max(2*cap(d.legs), 64), 1024)+len(d.legs)-first)
-				copy(chunk, d.legs[first:])
-				d.legs, first = chunk, 0
-			}
+			d.legs, first = roomFor(d.legs, first, 64, 1024)
 			d.legs = append(d.legs, Leg{})
 			d.leg(&d.legs[len(d.legs)-1])
 		case "LegIndexes":
-			if len(d.indexes) == cap(d.indexes) {
-				chunk := make([]int, len(d.indexes)-firstIndex, min(max(2*cap(d.indexes), 256), 16384)+len(d.indexes)-firstIndex)
-				copy(chunk, d.indexes[firstIndex:])
-				d.indexes, firstIndex = chunk, 0
-			}
+			d.indexes, firstIndex = roomFor(d.indexes, firstIndex, 256, 16384)
 			d.indexes = append(d.indexes, d.Int())
 		default:
 			d.Skip()
@@ -85,6 +77,21 @@ func (d *decoder) trip(r *Trip) {
 	if end := len(d.indexes); end > firstIndex {
 		r.LegIndexes = d.indexes[firstIndex:end:end]
 	}
+}
+
+// roomFor is chunk with room for one more item after the current trip's (those from first on),
+// and where they start in it: chunk itself while it has room; when full, a new chunk holding the
+// trip's items and room for about twice the last chunk's size (at least lo, at most hi more) — and
+// never less than the trip already has, so that a trip of n items, however large (a peer may send
+// any), costs O(n) copying rather than O(n²).
+func roomFor[T any](chunk []T, first, lo, hi int) ([]T, int) {
+	if len(chunk) < cap(chunk) {
+		return chunk, first
+	}
+	n := len(chunk) - first
+	out := make([]T, n, n+max(n, min(max(2*cap(chunk), lo), hi)))
+	copy(out, chunk[first:])
+	return out, 0
 }
 
 func (d *decoder) leg(r *Leg) {

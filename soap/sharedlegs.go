@@ -7,13 +7,15 @@ import "fmt"
 // XML that the delegate encodes and the search server decodes again and again. A caller that sets
 // GetTripsRequest.ShareLegs gets the answer with each distinct leg once, in SharedLegs, and each
 // trip naming its legs by position in LegIndexes (about a fifth of the bytes), and can validate and
-// write each leg once (the search server does). InlineLegs turns such an answer into the inline
-// form. A machine that does not know ShareLegs ignores it and answers inline: a caller that asks
-// it takes both forms.
+// write each leg once (the search server does). A machine that does not know ShareLegs ignores it
+// and answers inline: a caller that asks it takes both forms. ShareLegs and InlineLegs turn an
+// answer from one form into the other, for a SOAP server or client in Go that has one and wants
+// the other (the airline server makes the shared form from its trips directly, and the search
+// server reads it as it is).
 
 // ShareLegs returns the answer with its trips' legs listed once each in SharedLegs and named by
 // position in each trip's LegIndexes (equal legs are one entry). r is not changed: its trips may
-// be shared by other answers (the delegate's cached SOAP form).
+// be shared by other answers.
 func (r *GetTripsResponse) ShareLegs() *GetTripsResponse {
 	out := *r
 	if len(r.Trips) == 0 || len(r.SharedLegs) > 0 {

@@ -26,6 +26,8 @@ func newEtagger() etagger {
 }
 
 // etag names the answer to req from the list of generation gen with the seats of version seats.
+// It names the trips, not their form: an answer with shared legs (ShareLegs) and one without have
+// the same ETag.
 func (e etagger) etag(req *soap.GetTripsRequest, gen, seats uint64) string {
 	h := fnv.New64a()
 	for _, part := range []string{req.Src, req.Dst, req.Date, strings.Join(req.Sellers, ","),

@@ -2,11 +2,14 @@ package gather
 
 import (
 	"context"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
 
 	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/trip"
+	"flightalliance/coord"
 	"flightalliance/soap"
 )
 
@@ -50,6 +53,33 @@ func TestShareLegsAnswers(t *testing.T) {
 			if !reflect.DeepEqual(shared, inline) {
 				t.Errorf("cache %d, %+v: the shared answer inlined is not the inline answer", cacheSize, req)
 			}
+		}
+	}
+}
+
+// TestCachedSharedFormIsNotHandedOut: the whole list of a cached list, in the shared form, with
+// seats booked, shows the seats left; the caller may change its answer (inline it) and the list's
+// shared form is still what it was made, for the next answer.
+func TestCachedSharedFormIsNotHandedOut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	seats := ledger.NewSeats("star")
+	seats.Apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{{Name: "LY/LY1", Value: []byte("3")}}})
+	trips := randomList(rng, 40)
+	list := newTripList(trips)
+	whole := controls{order: trip.ByPrice}
+	for range 2 {
+		page, total := list.sharedPage(whole, "star", true)
+		resp := &soap.GetTripsResponse{Trips: page.trips, Total: total}
+		resp.SharedLegs, _ = legsWithSeatsLeft(page.legs, seats)
+		if err := resp.InlineLegs(); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := withSeatsLeft(toWireTrips(trips, "star"), seats)
+		if total != len(trips) || !reflect.DeepEqual(resp.Trips, want) {
+			t.Fatalf("the cached whole list, shared, with seats left: %d of %d trips, not the inline answer", len(resp.Trips), total)
+		}
+		if !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
+			t.Fatal("answering from the cached shared form changed it")
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package gather
 
 import (
+	"slices"
+
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
@@ -57,7 +59,8 @@ func (l *tripList) sharedForm(alliance string) sharedTrips {
 }
 
 // sharedPage is page in the shared form. The whole list of a cached list is its shared form,
-// made once; any other page is converted by itself, so that its legs are only its trips'.
+// made once (the page's lists are copies: the answer is the caller's to change); any other page
+// is converted by itself, so that its legs are only its trips'.
 func (l *tripList) sharedPage(ctl controls, alliance string, cached bool) (page sharedTrips, total int) {
 	if !l.whole() && !firstPage(ctl) {
 		panic("gather: a list of the first trips asked for more than a first page") // never: see GetTrips
@@ -67,7 +70,8 @@ func (l *tripList) sharedPage(ctl controls, alliance string, cached bool) (page 
 		total = l.total // the same for a whole list; the whole list's count for its first trips
 		n := min(len(l.trips), total, maxOr(ctl.max, total))
 		if cached && l.whole() && n == len(l.trips) {
-			return l.sharedForm(alliance), total
+			f := l.sharedForm(alliance)
+			return sharedTrips{legs: slices.Clone(f.legs), trips: slices.Clone(f.trips)}, total
 		}
 		return toSharedTrips(l.trips[:n], alliance), total
 	}
@@ -79,19 +83,17 @@ func (l *tripList) sharedPage(ctl controls, alliance string, cached bool) (page 
 }
 
 // legsWithSeatsLeft is withSeatsLeft for shared legs: the legs with Seats the seats left now, and
-// the version of the seat counters read. legs may be shared by other answers: it is copied when a
-// leg is booked, never changed.
+// the version of the seat counters read. A leg's seats are taken off in place: legs are the page's
+// own (sharedPage).
 func legsWithSeatsLeft(legs []soap.Leg, seats *ledger.Seats) ([]soap.Leg, uint64) {
-	out := legs
 	var version uint64
 	seats.Reading(func(booked func(flight.Key) int, v uint64) {
 		version = v
-		for j, l := range legs {
-			if booked(flight.Key{Seller: l.Seller, Number: l.Flight}) > 0 {
-				out = seatsLeft(legs, j, booked)
-				return
+		for j := range legs {
+			if b := booked(flight.Key{Seller: legs[j].Seller, Number: legs[j].Flight}); b > 0 {
+				legs[j].Seats = max(0, legs[j].Seats-b)
 			}
 		}
 	})
-	return out, version
+	return legs, version
 }
