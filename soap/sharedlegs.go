@@ -57,11 +57,11 @@ func (r *GetTripsResponse) InlineLegs() error {
 			continue
 		}
 		if len(t.Legs) > 0 {
-			return fmt.Errorf("Trips[%d]: both Legs and LegIndexes", i)
+			return fmt.Errorf("answer Trips[%d]: both Legs and LegIndexes", i)
 		}
 		for _, k := range t.LegIndexes {
 			if k < 0 || k >= len(r.SharedLegs) {
-				return fmt.Errorf("Trips[%d].LegIndexes: %d is not a position in SharedLegs (%d legs)", i, k, len(r.SharedLegs))
+				return fmt.Errorf("answer Trips[%d].LegIndexes: %d is not a position in SharedLegs (%d legs)", i, k, len(r.SharedLegs))
 			}
 		}
 		n += len(t.LegIndexes)
