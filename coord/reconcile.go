@@ -35,7 +35,8 @@ func (m *Member) reconcile(ctx context.Context) {
 	defer m.wg.Done()
 	period := max(m.cfg.DeadGrace/4, 200*time.Millisecond)
 	reach := newUnreachables()
-	probe := m.cfg.peerHTTPClient(min(time.Second, period))
+	client := m.cfg.peerHTTPClient(min(time.Second, period))
+	probe := func(ctx context.Context, peerURLs []string) error { return probePeer(ctx, client, peerURLs) }
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
@@ -54,7 +55,9 @@ func (m *Member) reconcile(ctx context.Context) {
 	}
 }
 
-func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, reach *unreachables) {
+// reconcileOnce is one pass of the leader's reconciler; probe asks a member's peer URLs whether
+// it is there (probePeer).
+func (m *Member) reconcileOnce(ctx context.Context, probe func(context.Context, []string) error, reach *unreachables) {
 	members := m.etcd.Server.Cluster().Members()
 	sort.Slice(members, func(i, j int) bool { return members[i].Name < members[j].Name })
 	now := time.Now()
@@ -70,7 +73,7 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, reach *u
 		if id == m.id {
 			continue
 		}
-		err := probePeer(ctx, probe, mb.PeerURLs)
+		err := probe(ctx, mb.PeerURLs)
 		alive[id] = err == nil
 		if reach.observe(id, now, err, m.graceOf(mb)) {
 			m.log.Warn("coord reconciler cannot reach member", "unreachable", mb.Name, "id", fmt.Sprintf("%x", id),
@@ -88,6 +91,13 @@ func (m *Member) reconcileOnce(ctx context.Context, probe *http.Client, reach *u
 		if !mb.IsLearner && voters < 3 {
 			m.log.Warn("coord reconciler keeps unreachable voter: too few voters to remove it safely",
 				"dead", mb.Name, "voters", voters, "err", reach.lastErr(id))
+			continue
+		}
+		// The verdict rests on this pass's probe, taken up to a second per member down ago: a
+		// partition healed since must not cost the member its place. Ask once more.
+		if err := probe(ctx, mb.PeerURLs); err == nil {
+			reach.observe(id, time.Now(), nil, m.graceOf(mb))
+			m.log.Info("coord reconciler keeps member: it answered again just before its removal", "member", mb.Name)
 			continue
 		}
 		cause := reach.lastErr(id)

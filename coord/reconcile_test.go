@@ -1,0 +1,76 @@
+package coord
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestReconcilerProbesOnceMoreBeforeRemoving: a member the leader has seen unreachable past its
+// grace, but which answers the probe taken right before its removal — a partition healed during
+// the pass — keeps its place; one that fails that probe too is removed.
+func TestReconcilerProbesOnceMoreBeforeRemoving(t *testing.T) {
+	c := newCluster(t, 3, func(cfg *Config) { cfg.DeadGrace = 2 * time.Second })
+	ctx := ctxTimeout(t, time.Minute)
+	var leader *Member
+	eventually(t, 20*time.Second, "a leader", func() bool {
+		for _, m := range c.members {
+			if uint64(m.etcd.Server.Leader()) == m.id {
+				leader = m
+				return true
+			}
+		}
+		return false
+	})
+	target := c.members[slices.IndexFunc(c.members, func(m *Member) bool { return m != leader })]
+	isMember := func() bool {
+		for _, mb := range leader.etcd.Server.Cluster().Members() {
+			if uint64(mb.ID) == target.id {
+				return true
+			}
+		}
+		return false
+	}
+	down := errors.New("probe failed")
+	// probe fails the target's probes: all of them, or the pass's only (it heals after).
+	probe := func(heals bool) (func(context.Context, []string) error, *int) {
+		var mu sync.Mutex
+		probes := 0
+		return func(_ context.Context, peerURLs []string) error {
+			if !slices.Contains(peerURLs, target.cfg.PeerURL) {
+				return nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			probes++
+			if heals && probes > 1 {
+				return nil
+			}
+			return down
+		}, &probes
+	}
+	unreachableForAMinute := func() *unreachables {
+		reach := newUnreachables()
+		reach.observe(target.id, time.Now().Add(-time.Minute), down, leader.cfg.DeadGrace)
+		return reach
+	}
+
+	healing, probes := probe(true)
+	leader.reconcileOnce(ctx, healing, unreachableForAMinute())
+	if !isMember() {
+		t.Fatal("the target answered the probe before its removal and was removed all the same")
+	}
+	if *probes != 2 {
+		t.Fatalf("the target was probed %d times, want twice (the pass, then before removing it)", *probes)
+	}
+	// etcd refuses to remove a voter while the others have been connected for less than its
+	// health interval (5 s: "unhealthy cluster"), as they may be this soon after the start.
+	eventually(t, 30*time.Second, "the target, failing every probe past its grace, removed", func() bool {
+		failing, _ := probe(false)
+		leader.reconcileOnce(ctx, failing, unreachableForAMinute())
+		return !isMember()
+	})
+}
