@@ -31,6 +31,9 @@ func (m *Machine) intraService() soap.Service {
 		soap.Op("getFlights", func(ctx context.Context, req *soap.GetFlightsRequest) (*soap.RelevantFlightsResponse, error) {
 			return m.flightsByNumber(req)
 		}),
+		soap.Op("getRelevantFlights", func(ctx context.Context, req *soap.RelevantFlightsRequest) (*soap.RelevantBothResponse, error) {
+			return m.relevantBoth(req)
+		}),
 	)
 }
 
@@ -86,17 +89,9 @@ func (m *Machine) sendSeller(req *soap.SendSellerRequest) (*soap.SellerPage, err
 // has, and which of them it has, so the caller can tell "no flight" from "not here".
 func (m *Machine) relevant(airport, field, date string, sellers []string,
 	index func(*flight.Seller, string, flight.Date) []flight.Flight) (*soap.RelevantFlightsResponse, error) {
-	if !flight.ValidIATA(airport) {
-		return nil, soap.ClientFault("%s: %q is not an IATA airport code", field, airport)
-	}
-	d, err := flight.ParseDate(date)
+	d, err := relevantArgs(date, sellers, field, airport)
 	if err != nil {
-		return nil, soap.ClientFault("Date: %q is not a date (YYYY-MM-DD)", date)
-	}
-	for _, s := range sellers {
-		if !flight.ValidSeller(s) {
-			return nil, soap.ClientFault("Sellers: %q is not a seller code", s)
-		}
+		return nil, err
 	}
 	flights, covered := m.localRelevant(airport, d, sellers, index)
 	resp := &soap.RelevantFlightsResponse{Sellers: covered, Flights: make([]soap.Flight, 0, len(flights))}
@@ -104,6 +99,46 @@ func (m *Machine) relevant(airport, field, date string, sellers []string,
 		resp.Flights = append(resp.Flights, wire.Flight(f))
 	}
 	return resp, nil
+}
+
+// relevantBoth answers getRelevantFlights: both sides from the same sellers, read once.
+func (m *Machine) relevantBoth(req *soap.RelevantFlightsRequest) (*soap.RelevantBothResponse, error) {
+	d, err := relevantArgs(req.Date, req.Sellers, "Src", req.Src, "Dst", req.Dst)
+	if err != nil {
+		return nil, err
+	}
+	resp := &soap.RelevantBothResponse{Sellers: []string{}}
+	for _, sel := range m.store.served(req.Sellers) {
+		resp.Sellers = append(resp.Sellers, sel.Code())
+		for _, f := range sel.BySrc(req.Src, d) {
+			resp.FromSrc = append(resp.FromSrc, wire.Flight(f))
+		}
+		for _, f := range sel.ByDst(req.Dst, d) {
+			resp.ToDst = append(resp.ToDst, wire.Flight(f))
+		}
+	}
+	return resp, nil
+}
+
+// relevantArgs checks the arguments of the getRelevantFlights operations — the date, the sellers,
+// and airports given as field name and value pairs — and returns the date. A bad one is a Client
+// fault naming its field.
+func relevantArgs(date string, sellers []string, airports ...string) (flight.Date, error) {
+	for i := 0; i+1 < len(airports); i += 2 {
+		if !flight.ValidIATA(airports[i+1]) {
+			return flight.Date{}, soap.ClientFault("%s: %q is not an IATA airport code", airports[i], airports[i+1])
+		}
+	}
+	d, err := flight.ParseDate(date)
+	if err != nil {
+		return flight.Date{}, soap.ClientFault("Date: %q is not a date (YYYY-MM-DD)", date)
+	}
+	for _, s := range sellers {
+		if !flight.ValidSeller(s) {
+			return flight.Date{}, soap.ClientFault("Sellers: %q is not a seller code", s)
+		}
+	}
+	return d, nil
 }
 
 // localRelevant is the lookup behind getRelevantFlightsBySrc/ByDst on this machine's copies.

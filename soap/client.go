@@ -27,6 +27,9 @@ const (
 var (
 	ErrResponseTooLarge = errors.New("response body exceeds the client's limit")
 	ErrBadResponse      = errors.New("unexpected SOAP response")
+	// ErrUnknownOperation: the remote's WSDL lists no such operation (a machine older than it),
+	// so no call was made.
+	ErrUnknownOperation = errors.New("the remote's WSDL has no such operation")
 )
 
 // ClientOptions configures SellerClient and IntraClient.

@@ -39,6 +39,9 @@ func (c *caller) callHot(ctx context.Context, op string, req, resp any) error {
 	if err != nil {
 		return err
 	}
+	if !rm.wsdl.hasOperation(op) {
+		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, ErrUnknownOperation)
+	}
 	hresp, err := c.post(ctx, rm, op, params)
 	if err != nil {
 		if ctx.Err() != nil {

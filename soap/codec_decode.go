@@ -59,6 +59,12 @@ func fastDecode(raw []byte, want string, v any) bool {
 			*v = r
 			return true
 		}
+	case *RelevantBothResponse:
+		var r RelevantBothResponse
+		if d.envelope(want, func(name xml.Name) { r.XMLName = name; d.relevantBoth(&r) }) {
+			*v = r
+			return true
+		}
 	case *SellerPage:
 		var r SellerPage
 		if d.envelope(want, func(name xml.Name) { r.XMLName = name; d.sellerPage(&r) }) {

@@ -137,6 +137,24 @@ func (d *decoder) relevant(r *RelevantFlightsResponse) {
 	}
 }
 
+func (d *decoder) relevantBoth(r *RelevantBothResponse) {
+	var t xmlcodec.Token
+	for d.NextChild(&t) {
+		switch string(t.Local) {
+		case "Sellers":
+			r.Sellers = append(r.Sellers, d.Text())
+		case "FromSrc":
+			r.FromSrc = append(r.FromSrc, Flight{})
+			d.flight(&r.FromSrc[len(r.FromSrc)-1])
+		case "ToDst":
+			r.ToDst = append(r.ToDst, Flight{})
+			d.flight(&r.ToDst[len(r.ToDst)-1])
+		default:
+			d.Skip()
+		}
+	}
+}
+
 func (d *decoder) sellerPage(r *SellerPage) {
 	var t xmlcodec.Token
 	for d.NextChild(&t) {

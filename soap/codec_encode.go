@@ -7,7 +7,8 @@ import (
 )
 
 // The fast encoder writes the hot responses — getTripsResponse, the RelevantFlightsResponse
-// of getRelevantFlightsBySrc/ByDst and getFlights, the SellerPage of sendPrimarySeller and
+// of getRelevantFlightsBySrc/ByDst and getFlights, the RelevantBothResponse of
+// getRelevantFlights, the SellerPage of sendPrimarySeller and
 // sendBackupSeller — byte for byte as writeEnvelope does with encoding/xml: the same envelope
 // and declarations, the same elements in field order (never self-closed, omitempty slices,
 // strings and empty strings in omitempty lists left out), and text escaped as encoding/xml's
@@ -33,6 +34,14 @@ func appendResponseEnvelope(b []byte, name string, resp any) ([]byte, bool) {
 		b = appendResponseStart(b, name)
 		b = xmlcodec.AppendOmitEmpty(b, "Sellers", r.Sellers)
 		b = appendFlights(b, r.Flights)
+	case *RelevantBothResponse:
+		if r == nil {
+			return b, false
+		}
+		b = appendResponseStart(b, name)
+		b = xmlcodec.AppendOmitEmpty(b, "Sellers", r.Sellers)
+		b = appendFlightsAs(b, "<FromSrc>", "</FromSrc>", r.FromSrc)
+		b = appendFlightsAs(b, "<ToDst>", "</ToDst>", r.ToDst)
 	case *SellerPage:
 		if r == nil {
 			return b, false
@@ -124,9 +133,14 @@ func appendLeg(b []byte, start, end string, l *Leg) []byte {
 }
 
 func appendFlights(b []byte, flights []Flight) []byte {
+	return appendFlightsAs(b, "<Flights>", "</Flights>", flights)
+}
+
+// appendFlightsAs appends flights, each as the element of start and end tags.
+func appendFlightsAs(b []byte, start, end string, flights []Flight) []byte {
 	for i := range flights {
 		f := &flights[i]
-		b = append(b, "<Flights>"...)
+		b = append(b, start...)
 		b = xmlcodec.AppendElement(b, "Flight", f.Flight)
 		b = xmlcodec.AppendElement(b, "Seller", f.Seller)
 		b = xmlcodec.AppendElement(b, "Src", f.Src)
@@ -135,7 +149,7 @@ func appendFlights(b []byte, flights []Flight) []byte {
 		b = xmlcodec.AppendElement(b, "Arrival", f.Arrival)
 		b = xmlcodec.AppendElement(b, "Price", f.Price)
 		b = xmlcodec.AppendIntElement(b, "Seats", f.Seats)
-		b = append(b, "</Flights>"...)
+		b = append(b, end...)
 	}
 	return b
 }

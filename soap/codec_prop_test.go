@@ -66,9 +66,13 @@ func TestCodecRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var name string
 		var v, ref, fast any
-		switch rapid.IntRange(0, 2).Draw(t, "type") {
+		switch rapid.IntRange(0, 3).Draw(t, "type") {
 		case 0:
 			name, v, ref, fast = "getTripsResponse", genTrips(t), new(GetTripsResponse), new(GetTripsResponse)
+		case 3:
+			name = "getRelevantFlightsResponse"
+			v = &RelevantBothResponse{Sellers: listOf(t, "sellers", awkwardString(), 3), FromSrc: genFlights(t), ToDst: genFlights(t)}
+			ref, fast = new(RelevantBothResponse), new(RelevantBothResponse)
 		case 1:
 			str := awkwardString()
 			name = rapid.SampledFrom([]string{"getRelevantFlightsBySrcResponse", "getRelevantFlightsByDstResponse", "getFlightsResponse"}).Draw(t, "name")

@@ -49,6 +49,12 @@ func sizeHint(resp any) int {
 			return 0
 		}
 		return 256 + flightsSize(r.Flights)
+	case *RelevantBothResponse:
+		if r == nil {
+			return 0
+		}
+		// "FromSrc" and "ToDst" are no longer than "Flights".
+		return 256 + flightsSize(r.FromSrc) + flightsSize(r.ToDst)
 	case *SellerPage:
 		if r == nil {
 			return 0

@@ -37,9 +37,12 @@ func decodeStyled(t *rapid.T) {
 	var name string
 	var v any
 	var fresh func() any
-	switch rapid.IntRange(0, 2).Draw(t, "type") {
+	switch rapid.IntRange(0, 3).Draw(t, "type") {
 	case 0:
 		name, v, fresh = "getTripsResponse", genTrips(t), func() any { return new(GetTripsResponse) }
+	case 3:
+		name, fresh = "getRelevantFlightsResponse", func() any { return new(RelevantBothResponse) }
+		v = &RelevantBothResponse{Sellers: listOf(t, "sellers", awkwardString(), 3), FromSrc: genFlights(t), ToDst: genFlights(t)}
 	case 1:
 		name, fresh = "getFlightsResponse", func() any { return new(RelevantFlightsResponse) }
 		v = &RelevantFlightsResponse{Sellers: listOf(t, "sellers", awkwardString(), 3), Flights: genFlights(t)}

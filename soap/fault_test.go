@@ -158,14 +158,14 @@ func TestOperationFaults(t *testing.T) {
 
 func TestClientResponseLimit(t *testing.T) {
 	s := startServer(t, serverOps{})
-	c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{MaxBody: 8 << 10})
+	c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{MaxBody: 12 << 10})
 	big := RelevantBySrcRequest{Src: "TLV", Date: "2026-12-01"}
-	// The WSDL (~5 KB) fits, three flights fit, a 50-flight page does not.
+	// The WSDL (~10 KB) fits, three flights fit, a 100-flight page does not.
 	if _, err := c.RelevantBySrc(context.Background(), big); err != nil {
 		t.Fatalf("small response: %v", err)
 	}
-	s2 := startServer(t, serverOps{send: pagedSeller(sampleFlights(50), 50)})
-	c = NewIntraClient(s2.URL+IntraClusterServicePath, ClientOptions{MaxBody: 8 << 10})
+	s2 := startServer(t, serverOps{send: pagedSeller(sampleFlights(100), 100)})
+	c = NewIntraClient(s2.URL+IntraClusterServicePath, ClientOptions{MaxBody: 12 << 10})
 	_, err := c.SendSeller(context.Background(), RolePrimary, "LY", "")
 	if !errors.Is(err, ErrResponseTooLarge) {
 		t.Fatalf("50-flight page through an 8 KiB cap: error %v, want ErrResponseTooLarge", err)

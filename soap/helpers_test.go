@@ -91,6 +91,10 @@ func startServer(t testing.TB, o serverOps) *server {
 		Op(OpSendBackupSeller, record(s, OpSendBackupSeller, o.send)),
 		Op(OpRelevantBySrc, record(s, OpRelevantBySrc, o.bySrc)),
 		Op(OpRelevantByDst, record(s, OpRelevantByDst, o.byDst)),
+		Op(OpRelevantFlights, record(s, OpRelevantFlights, func(_ context.Context, req *RelevantFlightsRequest) (*RelevantBothResponse, error) {
+			r := sampleRelevant()
+			return &RelevantBothResponse{Sellers: r.Sellers, FromSrc: r.Flights, ToDst: r.Flights[:1]}, nil
+		})),
 	), intraOpts))
 	var h http.Handler = mux
 	if o.wrap != nil {
@@ -204,6 +208,10 @@ func clearNames(v any) any {
 		c.XMLName = xml.Name{}
 		return &c
 	case *RelevantFlightsResponse:
+		c := *x
+		c.XMLName = xml.Name{}
+		return &c
+	case *RelevantBothResponse:
 		c := *x
 		c.XMLName = xml.Name{}
 		return &c

@@ -40,6 +40,17 @@ func (c *IntraClient) RelevantByDst(ctx context.Context, req RelevantByDstReques
 	return &resp, nil
 }
 
+// RelevantFlights calls getRelevantFlights: both sides of a search in one call. A machine whose
+// WSDL does not list it (one that predates it) gets no call: the error is ErrUnknownOperation,
+// and RelevantBySrc with RelevantByDst ask the same.
+func (c *IntraClient) RelevantFlights(ctx context.Context, req RelevantFlightsRequest) (*RelevantBothResponse, error) {
+	var resp RelevantBothResponse
+	if err := c.c.callHot(ctx, OpRelevantFlights, &req, &resp); err != nil {
+		return nil, err
+	}
+	return &resp, nil
+}
+
 // SendSeller fetches one page of a seller's data from the machine holding it in role
 // (RolePrimary calls sendPrimarySeller, RoleBackup sendBackupSeller). Pass "" as cursor for the
 // first page and the previous page's NextCursor afterwards.

@@ -22,6 +22,9 @@ const (
 	OpRelevantBySrc     = "getRelevantFlightsBySrc"
 	OpRelevantByDst     = "getRelevantFlightsByDst"
 	OpGetFlights        = "getFlights"
+	// OpRelevantFlights is getRelevantFlightsBySrc and getRelevantFlightsByDst in one call (an
+	// addition to API.md's operations: one exchange rather than two per holder and search).
+	OpRelevantFlights = "getRelevantFlights"
 )
 
 // Service is a SOAP endpoint: its name, the path it is served on, the operations it implements
@@ -40,7 +43,8 @@ func SellerService(ops ...Operation) Service {
 }
 
 // IntraClusterService is the service machines of one alliance call on each other:
-// sendPrimarySeller, sendBackupSeller, getRelevantFlightsBySrc and getRelevantFlightsByDst.
+// sendPrimarySeller, sendBackupSeller, getRelevantFlightsBySrc and getRelevantFlightsByDst (and
+// both at once, getRelevantFlights), getFlights.
 func IntraClusterService(ops ...Operation) Service {
 	return Service{Name: IntraClusterServiceName, Path: IntraClusterServicePath, Ops: ops, WSDL: intraWSDL}
 }

@@ -119,6 +119,26 @@ type RelevantByDstRequest struct {
 	Sellers []string `xml:"Sellers,omitempty"`
 }
 
+// RelevantFlightsRequest is IntraClusterService.getRelevantFlights: both sides of a search in one
+// call — the flights departing on Date from Src, and those departing on Date that arrive at Dst —
+// of the sellers this machine serves (restricted to Sellers when given).
+type RelevantFlightsRequest struct {
+	XMLName xml.Name `xml:"getRelevantFlights"`
+	Src     string   `xml:"Src"`
+	Dst     string   `xml:"Dst"`
+	Date    string   `xml:"Date"`
+	Sellers []string `xml:"Sellers,omitempty"`
+}
+
+// RelevantBothResponse answers getRelevantFlights: Sellers as in RelevantFlightsResponse (the
+// sellers asked for that this machine holds, for both lists), FromSrc and ToDst the two lists.
+type RelevantBothResponse struct {
+	XMLName xml.Name `xml:"getRelevantFlightsResponse"`
+	Sellers []string `xml:"Sellers,omitempty"`
+	FromSrc []Flight `xml:"FromSrc,omitempty"`
+	ToDst   []Flight `xml:"ToDst,omitempty"`
+}
+
 // RelevantFlightsResponse answers both getRelevantFlights operations (as
 // getRelevantFlightsBySrcResponse or getRelevantFlightsByDstResponse). Sellers lists the sellers
 // the answer covers (the ones asked for that this machine holds), so that a caller can tell a

@@ -19,7 +19,7 @@ var (
 		OpGetTrips, OpReserve, OpCancel, OpConfirm, OpGetBooking, OpGetSeats,
 	}}
 	intraDef = wsdlDef{service: IntraClusterServiceName, schema: intraSchema, ops: []string{
-		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst, OpGetFlights,
+		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst, OpGetFlights, OpRelevantFlights,
 	}}
 )
 

@@ -91,6 +91,16 @@ func (w *wsdlDoc) address() string { return w.Services[0].Ports[0].Addresses[0].
 // namespace is the body element's namespace: the first schema's targetNamespace.
 func (w *wsdlDoc) namespace() string { return w.Types[0].Schemas[0].TargetNamespace }
 
+// hasOperation reports whether the first binding has an operation named op.
+func (w *wsdlDoc) hasOperation(op string) bool {
+	for _, o := range w.Bindings[0].Ops {
+		if o.Name == op {
+			return true
+		}
+	}
+	return false
+}
+
 // soapAction is the SOAPAction of op as gosoap finds it: the soap:operation of the first
 // operation named op, in the first binding, that has one; "" when none has.
 func (w *wsdlDoc) soapAction(op string) string {

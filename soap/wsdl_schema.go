@@ -123,7 +123,26 @@ const intraElements = `
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
-      <xsd:element name="getFlightsResponse" type="tns:RelevantFlightsResponse"/>`
+      <xsd:element name="getFlightsResponse" type="tns:RelevantFlightsResponse"/>
+      <xsd:element name="getRelevantFlights">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Src" type="xsd:string"/>
+            <xsd:element name="Dst" type="xsd:string"/>
+            <xsd:element name="Date" type="xsd:date"/>
+            <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getRelevantFlightsResponse">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="FromSrc" type="tns:Flight" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="ToDst" type="tns:Flight" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>`
 
 const intraSchema = flightType + intraElements
 

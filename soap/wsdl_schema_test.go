@@ -42,6 +42,8 @@ var goTypes = map[string]reflect.Type{
 	"getRelevantFlightsByDstResponse": reflect.TypeFor[RelevantFlightsResponse](),
 	"getFlights":                      reflect.TypeFor[GetFlightsRequest](),
 	"getFlightsResponse":              reflect.TypeFor[RelevantFlightsResponse](),
+	"getRelevantFlights":              reflect.TypeFor[RelevantFlightsRequest](),
+	"getRelevantFlightsResponse":      reflect.TypeFor[RelevantBothResponse](),
 }
 
 // xsdTypesOf lists the schema types a Go kind may be declared with.

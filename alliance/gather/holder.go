@@ -13,10 +13,36 @@ import (
 )
 
 // AskHolder asks one remote holder, over its IntraClusterService, for both sides of q — the
-// flights of sellers out of q.Src and into q.Dst on q.Date — in two calls at once. covered is
-// the sellers it answered for on both sides; their flights are the only ones returned. An error
-// means the holder did not answer (or sent a malformed flight): nothing is covered.
+// flights of sellers out of q.Src and into q.Dst on q.Date — in one call (getRelevantFlights), or
+// in two at once to a holder that predates it. covered is the sellers it answered for on both
+// sides; their flights are the only ones returned. An error means the holder did not answer (or
+// sent a malformed flight): nothing is covered.
 func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
+	date := q.Date.String()
+	both, err := client.RelevantFlights(ctx, soap.RelevantFlightsRequest{Src: q.Src, Dst: q.Dst, Date: date, Sellers: sellers})
+	switch {
+	case errors.Is(err, soap.ErrUnknownOperation):
+		return askBySides(ctx, client, q, sellers)
+	case err != nil:
+		return nil, nil, nil, err
+	}
+	for _, s := range sellers {
+		if slices.Contains(both.Sellers, s) {
+			covered = append(covered, s)
+		}
+	}
+	if src, err = keepSellers(both.FromSrc, covered); err != nil {
+		return nil, nil, nil, err
+	}
+	if dst, err = keepSellers(both.ToDst, covered); err != nil {
+		return nil, nil, nil, err
+	}
+	return src, dst, covered, nil
+}
+
+// askBySides is AskHolder of a holder without getRelevantFlights: getRelevantFlightsBySrc and
+// getRelevantFlightsByDst at once.
+func askBySides(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
 	date := q.Date.String()
 	var bySrc, byDst *soap.RelevantFlightsResponse
 	var errSrc, errDst error
