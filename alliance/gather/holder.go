@@ -26,18 +26,7 @@ func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sell
 	case err != nil:
 		return nil, nil, nil, err
 	}
-	for _, s := range sellers {
-		if slices.Contains(both.Sellers, s) {
-			covered = append(covered, s)
-		}
-	}
-	if src, err = keepSellers(both.FromSrc, covered); err != nil {
-		return nil, nil, nil, err
-	}
-	if dst, err = keepSellers(both.ToDst, covered); err != nil {
-		return nil, nil, nil, err
-	}
-	return src, dst, covered, nil
+	return bothSides(sellers, both.Sellers, both.Sellers, both.FromSrc, both.ToDst)
 }
 
 // askBySides is AskHolder of a holder without getRelevantFlights: getRelevantFlightsBySrc and
@@ -57,15 +46,21 @@ func askBySides(ctx context.Context, client *soap.IntraClient, q trip.Query, sel
 	if err := errors.Join(errSrc, errDst); err != nil {
 		return nil, nil, nil, err
 	}
+	return bothSides(sellers, bySrc.Sellers, byDst.Sellers, bySrc.Flights, byDst.Flights)
+}
+
+// bothSides is what a holder's answer covers of the sellers asked: those it answered for on both
+// sides (srcSellers, dstSellers), and their flights of each side, parsed.
+func bothSides(sellers, srcSellers, dstSellers []string, fromSrc, toDst []soap.Flight) (src, dst []flight.Flight, covered []string, err error) {
 	for _, s := range sellers {
-		if slices.Contains(bySrc.Sellers, s) && slices.Contains(byDst.Sellers, s) {
+		if slices.Contains(srcSellers, s) && slices.Contains(dstSellers, s) {
 			covered = append(covered, s)
 		}
 	}
-	if src, err = keepSellers(bySrc.Flights, covered); err != nil {
+	if src, err = keepSellers(fromSrc, covered); err != nil {
 		return nil, nil, nil, err
 	}
-	if dst, err = keepSellers(byDst.Flights, covered); err != nil {
+	if dst, err = keepSellers(toDst, covered); err != nil {
 		return nil, nil, nil, err
 	}
 	return src, dst, covered, nil
