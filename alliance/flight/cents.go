@@ -46,10 +46,11 @@ func ParseCents(s string) (Cents, error) {
 // String formats with exactly two fraction digits: 51200 is "512.00", 5 is "0.05".
 func (c Cents) String() string {
 	var b [24]byte
-	return string(c.appendTo(b[:0]))
+	return string(c.AppendTo(b[:0]))
 }
 
-func (c Cents) appendTo(b []byte) []byte {
+// AppendTo appends the String form to b.
+func (c Cents) AppendTo(b []byte) []byte {
 	u := uint64(c)
 	if c < 0 {
 		b = append(b, '-')
@@ -61,7 +62,7 @@ func (c Cents) appendTo(b []byte) []byte {
 }
 
 // MarshalText writes the String form, so JSON carries prices as "512.00".
-func (c Cents) MarshalText() ([]byte, error) { return c.appendTo(nil), nil }
+func (c Cents) MarshalText() ([]byte, error) { return c.AppendTo(nil), nil }
 
 // UnmarshalText reads what ParseCents accepts.
 func (c *Cents) UnmarshalText(b []byte) error {

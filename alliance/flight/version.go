@@ -33,7 +33,7 @@ func versionOf(code string, flights []Flight) string {
 		buf = append(buf, ',')
 		buf = f.Arrival.UTC().AppendFormat(buf, time.RFC3339Nano)
 		buf = append(buf, ',')
-		buf = f.Price.appendTo(buf)
+		buf = f.Price.AppendTo(buf)
 		buf = append(buf, ',')
 		buf = strconv.AppendInt(buf, int64(f.Seats), 10)
 		buf = append(buf, '\n')

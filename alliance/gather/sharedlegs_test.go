@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
 	"flightalliance/coord"
@@ -81,5 +82,41 @@ func TestCachedSharedFormIsNotHandedOut(t *testing.T) {
 		if !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
 			t.Fatal("answering from the cached shared form changed it")
 		}
+	}
+}
+
+// TestSharedTripsByRefIsByKey: the trips of a join, their legs told apart by their refs, take the
+// same shared form as the same trips without refs (by key), once inlined; by refs each distinct
+// flight is one leg — two flights of one key that differ (inconsistent holders: LY001 out of TLV
+// and into JFK) two legs, where by key the second one is a leg at each of its trips.
+func TestSharedTripsByRefIsByKey(t *testing.T) {
+	clash := flight.Flight{Number: "LY001", Seller: "LY", Src: "CDG", Dst: "JFK", Departure: hubDay.Add(20 * time.Hour),
+		Arrival: hubDay.Add(22 * time.Hour), Price: 100, Seats: 3}
+	trips, bare := hubTrips(12, clash)
+	if len(trips) < 100 {
+		t.Fatalf("only %d trips", len(trips))
+	}
+	byRef, byKey := toSharedTrips(trips, "star"), toSharedTrips(bare, "star")
+	inline := func(st sharedTrips) []soap.Trip {
+		resp := &soap.GetTripsResponse{Trips: st.trips, SharedLegs: st.legs}
+		if err := resp.InlineLegs(); err != nil {
+			t.Fatal(err)
+		}
+		return resp.Trips
+	}
+	if got, want := inline(byRef), inline(byKey); !reflect.DeepEqual(got, want) {
+		t.Fatal("the shared form by refs, inlined, is not the shared form by keys, inlined")
+	}
+	distinct := map[flight.Flight]bool{}
+	for _, tr := range trips {
+		for _, f := range tr.Legs {
+			distinct[f] = true
+		}
+	}
+	if len(byRef.legs) != len(distinct) || len(byKey.legs) < len(distinct) {
+		t.Fatalf("%d legs by refs, %d by keys, for %d distinct flights", len(byRef.legs), len(byKey.legs), len(distinct))
+	}
+	if want := inline(sharedTrips{trips: toWireTrips(trips, "star")}); !reflect.DeepEqual(inline(byRef), want) {
+		t.Fatal("the shared form, inlined, is not the trips' SOAP form")
 	}
 }

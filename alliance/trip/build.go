@@ -1,6 +1,7 @@
 package trip
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"time"
@@ -34,33 +35,95 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 		firsts[i] = in.firstsBefore(&in.second[j])
 		n += len(firsts[i])
 	}
-	legs := arena{free: make([]flight.Flight, 2*n-len(in.directs))} // every leg, in one allocation
-	trips := make([]Trip, 0, n)
-	for _, f := range in.directs {
-		trips = append(trips, Trip{Legs: legs.one(f), Price: f.Price})
+	found := make([]joined, 0, n)
+	for _, d := range in.directs {
+		f := in.direct(d)
+		found = append(found, joined{price: f.Price, arrives: f.Arrival.Unix(), one: d, two: -1})
 	}
 	for i, j := range in.seconds {
 		f2 := &in.second[j]
+		arrives := f2.Arrival.Unix()
 		for _, k := range firsts[i] {
-			f1 := &in.first[k]
-			trips = append(trips, Trip{Legs: legs.two(*f1, *f2), Price: f1.Price + f2.Price})
+			found = append(found, joined{price: in.first[k].Price + f2.Price, arrives: arrives, one: k, two: j})
 		}
 	}
-	Sort(trips)
+	slices.SortFunc(found, in.compare)
+	legs := arena{free: make([]flight.Flight, 2*n-len(in.directs))} // every leg, in one allocation
+	trips := make([]Trip, len(found))
+	for i, t := range found {
+		trips[i] = in.trip(t, &legs)
+	}
 	return trips
+}
+
+// joined is a trip the join found, before it is made: its price, when it arrives (in whole
+// seconds: trips that tie on both are compared whole) and its flights — a direct flight (one, as
+// in directs; two is −1) or a connection's first leg (one, in first) and second (two, in second).
+// Sorting these rather than trips moves 24 bytes a trip and reads no leg for most comparisons.
+type joined struct {
+	price    flight.Cents
+	arrives  int64
+	one, two int32
+}
+
+// compare orders found trips as Compare orders the trips they make.
+func (in *joinInput) compare(a, b joined) int {
+	if c := cmp.Compare(a.price, b.price); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.arrives, b.arrives); c != 0 {
+		return c
+	}
+	var la, lb [2]flight.Flight
+	return Compare(Trip{Legs: in.legs(a, &la), Price: a.price}, Trip{Legs: in.legs(b, &lb), Price: b.price})
+}
+
+// legs are t's flights, copied into buf.
+func (in *joinInput) legs(t joined, buf *[2]flight.Flight) []flight.Flight {
+	if t.two < 0 {
+		buf[0] = *in.direct(t.one)
+		return buf[:1]
+	}
+	buf[0], buf[1] = in.first[t.one], in.second[t.two]
+	return buf[:2]
+}
+
+// trip makes the trip t, its legs carved from legs.
+func (in *joinInput) trip(t joined, legs *arena) Trip {
+	if t.two < 0 {
+		return Trip{Legs: legs.one(*in.direct(t.one)), Price: t.price, Refs: [2]int32{in.ref(t.one)}}
+	}
+	return Trip{Legs: legs.two(in.first[t.one], in.second[t.two]), Price: t.price, Refs: in.refs(t.one, t.two)}
 }
 
 // joinInput is a query's flights made ready for the join: the direct flights, the first legs of
 // connections grouped by where they land (each group sorted by arrival), and the second legs —
-// every flight once (its first appearance), each in its list only if it fits there. First and
-// second legs are positions in the lists given (first, second): sorting and grouping them moves
-// 4 bytes a flight rather than the flight.
+// every flight once (its first appearance), each in its list only if it fits there. Flights are
+// positions in the lists given (first, second): sorting and grouping them moves 4 bytes a flight
+// rather than the flight. A direct flight is a position in first, or len(first) plus its
+// position in second (one missing from first): the same number as its ref, less one.
 type joinInput struct {
 	first, second []flight.Flight // fromSrc and toDst as given
-	directs       []flight.Flight
+	directs       []int32
 	byVia         map[string][]int32 // first legs (in first) by connecting airport, by arrival
 	seconds       []int32            // second legs (in second)
 	minConn       time.Duration
+}
+
+// direct is the direct flight at d (an entry of directs).
+func (in *joinInput) direct(d int32) *flight.Flight {
+	if n := int32(len(in.first)); d >= n {
+		return &in.second[d-n]
+	}
+	return &in.first[d]
+}
+
+// ref is the Refs number of the flight at position p of first, or of second at p − len(first).
+func (in *joinInput) ref(p int32) int32 { return p + 1 }
+
+// refs are the Refs of the connection of first leg i (in first) and second leg j (in second).
+func (in *joinInput) refs(i, j int32) [2]int32 {
+	return [2]int32{in.ref(i), in.ref(int32(len(in.first)) + j)}
 }
 
 // prepare reads fromSrc and toDst as Build documents.
@@ -80,7 +143,7 @@ func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
 			continue
 		}
 		if f.Dst == q.Dst {
-			in.directs = append(in.directs, *f)
+			in.directs = append(in.directs, int32(i))
 			continue
 		}
 		in.byVia[f.Dst] = append(in.byVia[f.Dst], int32(i))
@@ -97,7 +160,7 @@ func prepare(q Query, fromSrc, toDst []flight.Flight) joinInput {
 		}
 		if f2.Src == q.Src {
 			if !firstSeen.has(f2.Key()) { // a direct flight missing from fromSrc
-				in.directs = append(in.directs, *f2)
+				in.directs = append(in.directs, int32(len(fromSrc)+i))
 			}
 			continue
 		}

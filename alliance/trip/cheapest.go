@@ -32,8 +32,9 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 		return nil, total
 	}
 	best := &kept{k: k}
-	for _, f := range in.directs {
-		best.offer(Trip{Legs: []flight.Flight{f}, Price: f.Price})
+	for _, d := range in.directs {
+		f := in.direct(d)
+		best.offer(Trip{Legs: []flight.Flight{*f}, Price: f.Price, Refs: [2]int32{in.ref(d)}})
 	}
 	// Each connecting airport's first legs by price, with the cheapest over all of them.
 	byPrice := make(map[string][]int32, len(in.byVia))
@@ -60,7 +61,7 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 				break
 			}
 			if !f1.Arrival.After(latest) {
-				best.offer(Trip{Legs: []flight.Flight{*f1, *f2}, Price: f1.Price + f2.Price})
+				best.offer(Trip{Legs: []flight.Flight{*f1, *f2}, Price: f1.Price + f2.Price, Refs: in.refs(i, j)})
 			}
 		}
 	}

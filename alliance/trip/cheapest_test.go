@@ -41,6 +41,10 @@ func TestCheapestIsBuildCut(t *testing.T) {
 		if !equalTrips(got, want) {
 			t.Fatalf("query %+v, k %d\nCheapest %v\nBuild    %v", q, k, describe(got), describe(want))
 		}
+		if !sameRefs(got, want) {
+			t.Fatalf("query %+v, k %d: Cheapest's refs differ from Build's", q, k)
+		}
+		checkRefs(t, got, len(fromSrc)+len(toDst))
 	})
 }
 

@@ -91,6 +91,39 @@ func equalTrips(a, b []Trip) bool {
 	return slices.EqualFunc(a, b, func(x, y Trip) bool { return x.Price == y.Price && slices.Equal(x.Legs, y.Legs) })
 }
 
+// sameRefs reports whether trips of one join number their legs alike.
+func sameRefs(a, b []Trip) bool {
+	return slices.EqualFunc(a, b, func(x, y Trip) bool { return x.Refs == y.Refs })
+}
+
+// checkRefs fails t unless the trips' Refs number their legs as Trip documents: every leg's ref
+// in 1..inputs, none past the legs, and two legs the same flight exactly when their refs are equal.
+func checkRefs(t interface{ Fatalf(string, ...any) }, trips []Trip, inputs int) {
+	byRef := map[int32]flight.Flight{}
+	refOf := map[flight.Flight]int32{}
+	for _, tr := range trips {
+		for j, r := range tr.Refs {
+			if j >= len(tr.Legs) {
+				if r != 0 {
+					t.Fatalf("trip %v: ref %d past its legs", describe([]Trip{tr}), r)
+				}
+				continue
+			}
+			f := tr.Legs[j]
+			if r < 1 || int(r) > inputs {
+				t.Fatalf("trip %v: leg %d has ref %d, not in 1..%d", describe([]Trip{tr}), j, r, inputs)
+			}
+			if g, ok := byRef[r]; ok && g != f {
+				t.Fatalf("ref %d names two flights: %+v and %+v", r, g, f)
+			}
+			if s, ok := refOf[f]; ok && s != r {
+				t.Fatalf("flight %+v has two refs: %d and %d", f, s, r)
+			}
+			byRef[r], refOf[f] = f, r
+		}
+	}
+}
+
 // Build, fed the way the delegate feeds it (each holder's BySrc and ByDst answers, concatenated
 // in any order, with the same flight from several holders), agrees with the reference, and its
 // answer is strictly sorted.
@@ -117,6 +150,7 @@ func TestBuildMatchesReference(t *testing.T) {
 		if !equalTrips(got, want) {
 			t.Fatalf("query %+v\nBuild     %v\nreference %v", q, describe(got), describe(want))
 		}
+		checkRefs(t, got, len(fromSrc)+len(toDst))
 		for i := 1; i < len(got); i++ {
 			if !Less(got[i-1], got[i]) {
 				t.Fatalf("trips %d and %d are not strictly ordered: %v", i-1, i, describe(got[i-1:i+1]))

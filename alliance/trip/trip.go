@@ -12,6 +12,12 @@ import (
 type Trip struct {
 	Legs  []flight.Flight
 	Price flight.Cents
+	// Refs number the legs among the distinct flights of the one Build or Cheapest that made the
+	// trip: two legs of its trips are the same flight exactly when their refs are equal (what a
+	// caller sending each distinct flight once needs, without hashing flights). Refs start at 1
+	// and stay below Build's len(fromSrc)+len(toDst)+1; 0 is no ref: a leg past the trip's
+	// legs, or a trip made otherwise.
+	Refs [2]int32
 }
 
 // Arrival is when the trip's last flight arrives.
