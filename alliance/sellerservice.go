@@ -38,11 +38,16 @@ func (a searchAlliance) Candidates(seller string) []string { return a.m.view.can
 
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
 // within the call timeout. A holder that fails is logged and counted, and covers nothing.
-func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string) {
+func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	m := a.m
 	if machine == m.cfg.Name {
-		src, srcCovered := m.localRelevant(q.Src, q.Date, sellers, (*flight.Seller).BySrc)
-		dst, dstCovered := m.localRelevant(q.Dst, q.Date, sellers, (*flight.Seller).ByDst)
+		srcCovered, dstCovered := sellers, sellers
+		if sides&gather.FromSrc != 0 {
+			src, srcCovered = m.localRelevant(q.Src, q.Date, sellers, (*flight.Seller).BySrc)
+		}
+		if sides&gather.ToDst != 0 {
+			dst, dstCovered = m.localRelevant(q.Dst, q.Date, sellers, (*flight.Seller).ByDst)
+		}
 		for _, s := range sellers {
 			if slices.Contains(srcCovered, s) && slices.Contains(dstCovered, s) {
 				covered = append(covered, s)
@@ -56,7 +61,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	}
 	callCtx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sellers)
+	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sides, sellers)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, nil, nil // the gather is over (another holder answered first): not a holder error

@@ -12,8 +12,10 @@ import (
 // into one (the last legs of every search to there). A search for a pair never asked before
 // usually shares both airports with earlier searches — 200 random pairs of 60 airports touch
 // each airport about three times on each side — so it asks no holder for a seller whose two
-// lists are kept, and decodes nothing: the cold work of a search that is not the join and the
-// sort is done once per airport, not once per pair.
+// lists are kept, and decodes nothing, and asks a seller with one list kept for the other alone:
+// the cold work of a search that is not the join and the sort is done once per airport and side,
+// not once per pair. (A search under way while the cache is emptied may join a list kept before
+// with one asked after, as it may join two sellers' lists from either side of the change.)
 //
 // A seller's flights change only with its data version, and every change of a version, an
 // assignment or a machine empties the cache (Search.Purge, with the answer cache); lists asked for
@@ -42,29 +44,35 @@ func newFlightCache(budget int) *flightCache {
 	return &flightCache{enabled: budget > 0, lists: budgetlru.New[sideKey](int64(budget), cost)}
 }
 
-// both returns a seller's two lists for q's airports and date, when both are kept, and the
-// generation to hand back to add.
-func (c *flightCache) both(seller string, date flight.Date, src, dst string) (fromSrc, toDst []flight.Flight, gen uint64, ok bool) {
+// sides returns the lists a seller has kept for q's airports and date — its flights out of src
+// (fromSrc, when have holds FromSrc) and into dst (toDst, when have holds ToDst).
+func (c *flightCache) sides(seller string, date flight.Date, src, dst string) (fromSrc, toDst []flight.Flight, have Sides) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.enabled {
-		return nil, nil, c.gen, false
+		return nil, nil, 0
 	}
 	fromSrc, okSrc := c.lists.Get(sideKey{seller, date, true, src})
 	toDst, okDst := c.lists.Get(sideKey{seller, date, false, dst})
-	return fromSrc, toDst, c.gen, okSrc && okDst
+	if okSrc {
+		have |= FromSrc
+	}
+	if okDst {
+		have |= ToDst
+	}
+	return fromSrc, toDst, have
 }
 
-// add keeps a seller's two lists, asked for since both (or generation) returned gen, unless a
-// purge came in between. The lists are the cache's from then on: nobody may change them.
-func (c *flightCache) add(seller string, date flight.Date, src, dst string, fromSrc, toDst []flight.Flight, gen uint64) {
+// add keeps a seller's list of one side (bySrc: out of airport, else into it), asked for since
+// generation returned gen, unless a purge came in between. The list is the cache's from then on:
+// nobody may change it.
+func (c *flightCache) add(seller string, date flight.Date, bySrc bool, airport string, list []flight.Flight, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.enabled || gen != c.gen {
 		return
 	}
-	c.lists.Add(sideKey{seller, date, true, src}, exact(fromSrc))
-	c.lists.Add(sideKey{seller, date, false, dst}, exact(toDst))
+	c.lists.Add(sideKey{seller, date, bySrc, airport}, exact(list))
 }
 
 // exact is l holding no room beyond its flights: l itself when it holds none, otherwise a copy.

@@ -18,7 +18,8 @@ import (
 )
 
 // schedule is an alliance whose machine "m-<seller>" holds each seller's flights and answers
-// from them; it records every question asked. fail makes a seller's holder cover nothing, and
+// from them; it records every question asked ("LY TLV→JFK", or "LY TLV→" and "LY →JFK" for one
+// side). fail makes a seller's holder cover nothing, and
 // during, when set, runs inside every Ask.
 type schedule struct {
 	flights map[string][]flight.Flight // seller → flights
@@ -39,11 +40,18 @@ func (s *schedule) Sellers() []string {
 	return out
 }
 func (*schedule) Candidates(seller string) []string { return []string{"m-" + seller} }
-func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string) {
+func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	s.mu.Lock()
 	during := s.during
+	from, to := q.Src, q.Dst
+	if sides&FromSrc == 0 {
+		from = ""
+	}
+	if sides&ToDst == 0 {
+		to = ""
+	}
 	for _, sel := range sellers {
-		s.asked = append(s.asked, sel+" "+q.Src+"→"+q.Dst)
+		s.asked = append(s.asked, sel+" "+from+"→"+to)
 		if s.fail[sel] {
 			continue
 		}
@@ -52,10 +60,10 @@ func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sellers []stri
 			if flight.DateOf(f.Departure) != q.Date {
 				continue
 			}
-			if f.Src == q.Src {
+			if f.Src == q.Src && sides&FromSrc != 0 {
 				src = append(src, f)
 			}
-			if f.Dst == q.Dst {
+			if f.Dst == q.Dst && sides&ToDst != 0 {
 				dst = append(dst, f)
 			}
 		}
@@ -167,8 +175,12 @@ func TestFlightCacheAnswersAPairFromAirportsSeenBefore(t *testing.T) {
 		t.Errorf("flight list hits %v, misses %v; want 2 and 4", hits, misses)
 	}
 	search(t, s, "LHR", "TLV") // LHR kept as a source, TLV never a destination
-	if got := a.questions(); !slices.Equal(got, []string{"LY LHR→TLV", "UA LHR→TLV"}) {
-		t.Errorf("LHR→TLV asked %v, want both sellers", got)
+	if got := a.questions(); !slices.Equal(got, []string{"LY →TLV", "UA →TLV"}) {
+		t.Errorf("LHR→TLV asked %v, want both sellers' flights into TLV alone", got)
+	}
+	search(t, s, "JFK", "TLV") // TLV now kept as a destination, JFK never a source
+	if got := a.questions(); !slices.Equal(got, []string{"LY JFK→", "UA JFK→"}) {
+		t.Errorf("JFK→TLV asked %v, want both sellers' flights out of JFK alone", got)
 	}
 	s.Purge()
 	search(t, s, "TLV", "CDG")
@@ -204,6 +216,33 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 		search(t, s, "TLV", "JFK")
 		if got := a.questions(); !slices.Equal(got, []string{"UA TLV→JFK"}) {
 			t.Errorf("asked %v, want UA alone (LY's lists kept, UA's never answered)", got)
+		}
+	})
+	t.Run("missing seller with one side kept", func(t *testing.T) {
+		a := hubSchedule(2)
+		s, _ := newFlightCacheSearch(t, a, 1000)
+		search(t, s, "TLV", "JFK") // keeps both sellers' flights out of TLV
+		a.fail["UA"] = true
+		a.questions()
+		resp, err := s.GetTrips(context.Background(), &soap.GetTripsRequest{Src: "TLV", Dst: "CDG", Date: "2026-12-01"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.questions(); !slices.Equal(got, []string{"LY →CDG", "UA →CDG"}) {
+			t.Errorf("asked %v, want both sellers' flights into CDG alone", got)
+		}
+		if resp.Complete || !slices.Equal(resp.MissingSellers, []string{"UA"}) {
+			t.Fatalf("UA's holder failed: complete %v, missing %v", resp.Complete, resp.MissingSellers)
+		}
+		for _, tr := range resp.Trips {
+			for _, l := range tr.Legs {
+				if l.Seller == "UA" {
+					t.Fatalf("a trip with UA's kept flight %s although UA is missing", l.Flight)
+				}
+			}
+		}
+		if len(resp.Trips) == 0 {
+			t.Fatal("no trips of LY")
 		}
 	})
 	t.Run("budget", func(t *testing.T) {

@@ -12,13 +12,28 @@ import (
 	"flightalliance/soap"
 )
 
-// AskHolder asks one remote holder, over its IntraClusterService, for both sides of q — the
-// flights of sellers out of q.Src and into q.Dst on q.Date — in one call (getRelevantFlights), or
-// in two at once to a holder that predates it. covered is the sellers it answered for on both
-// sides; their flights are the only ones returned. An error means the holder did not answer (or
-// sent a malformed flight): nothing is covered.
-func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
+// AskHolder asks one remote holder, over its IntraClusterService, for the sides of q the search
+// lacks — the flights of sellers out of q.Src (FromSrc) and into q.Dst (ToDst) on q.Date: both in
+// one call (getRelevantFlights, or two at once to a holder that predates it), one side in one
+// (getRelevantFlightsBySrc or ByDst). covered is the sellers it answered for on every side asked;
+// their flights are the only ones returned. An error means the holder did not answer (or sent a
+// malformed flight): nothing is covered.
+func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
 	date := q.Date.String()
+	switch sides {
+	case FromSrc:
+		resp, err := client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return bothSides(sellers, resp.Sellers, resp.Sellers, resp.Flights, nil)
+	case ToDst:
+		resp, err := client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return bothSides(sellers, resp.Sellers, resp.Sellers, nil, resp.Flights)
+	}
 	both, err := client.RelevantFlights(ctx, soap.RelevantFlightsRequest{Src: q.Src, Dst: q.Dst, Date: date, Sellers: sellers})
 	switch {
 	case errors.Is(err, soap.ErrUnknownOperation):

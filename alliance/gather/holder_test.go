@@ -71,15 +71,17 @@ func holderServer(t *testing.T, old bool) (*soap.IntraClient, map[string]int) {
 }
 
 // TestAskHolderInOneCallOrTwo: a holder is asked for both sides in one getRelevantFlights; one
-// that predates it, in getRelevantFlightsBySrc and ByDst — and the answer is the same.
+// that predates it, in getRelevantFlightsBySrc and ByDst — and the answer is the same; one side
+// alone is asked in that side's one call, and nothing of the other side comes back.
 func TestAskHolderInOneCallOrTwo(t *testing.T) {
 	q := trip.Query{Src: "TLV", Dst: "JFK", Date: flight.Date{Y: 2026, M: 12, D: 1}}
 	type answer struct {
 		src, dst, covered []string
 	}
-	ask := func(old bool) (answer, map[string]int) {
+	ask := func(old bool, sides ...Sides) (answer, map[string]int) {
 		client, calls := holderServer(t, old)
-		src, dst, covered, err := AskHolder(context.Background(), client, q, []string{"LY", "UA", "AF"})
+		sides = append(sides, BothSides)
+		src, dst, covered, err := AskHolder(context.Background(), client, q, sides[0], []string{"LY", "UA", "AF"})
 		if err != nil {
 			t.Fatalf("old=%v: %v", old, err)
 		}
@@ -106,5 +108,23 @@ func TestAskHolderInOneCallOrTwo(t *testing.T) {
 	}
 	if !reflect.DeepEqual(calls, map[string]int{soap.OpRelevantBySrc: 1, soap.OpRelevantByDst: 1}) {
 		t.Errorf("calls %v, want one getRelevantFlightsBySrc and one ByDst", calls)
+	}
+	for _, old := range []bool{false, true} {
+		for _, c := range []struct {
+			sides Sides
+			want  answer
+			op    string
+		}{
+			{FromSrc, answer{src: []string{"LY1", "UA1"}, covered: []string{"LY", "UA"}}, soap.OpRelevantBySrc},
+			{ToDst, answer{dst: []string{"LY2", "UA1"}, covered: []string{"LY", "UA"}}, soap.OpRelevantByDst},
+		} {
+			got, calls := ask(old, c.sides)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("old=%v, %v alone: %+v, want %+v", old, c.sides, got, c.want)
+			}
+			if !reflect.DeepEqual(calls, map[string]int{c.op: 1}) {
+				t.Errorf("old=%v, %v alone: calls %v, want one %s", old, c.sides, calls, c.op)
+			}
+		}
 	}
 }

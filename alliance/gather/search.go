@@ -25,9 +25,10 @@ type Alliance interface {
 	Sellers() []string
 	// Candidates are the machines to ask for a seller's flights, in order.
 	Candidates(seller string) []string
-	// Ask asks one machine for the flights of sellers out of q.Src and into q.Dst on q.Date;
-	// covered names the sellers it answered for (none when it failed).
-	Ask(ctx context.Context, machine string, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string)
+	// Ask asks one machine for the flights of sellers out of q.Src (src, when sides has FromSrc)
+	// and into q.Dst (dst, when sides has ToDst) on q.Date; covered names the sellers it answered
+	// for on every side asked (none when it failed).
+	Ask(ctx context.Context, machine string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string)
 }
 
 // Config is a search's settings.
@@ -177,53 +178,4 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 	}
 	s.metrics.Seconds.WithLabelValues(result).Observe(time.Since(start).Seconds())
 	return resp, nil
-}
-
-// gather collects the flights of every wanted seller: from the flight cache for a seller whose
-// two lists it keeps, otherwise from the holders the alliance names, in order (see hedge.Gather);
-// a seller no holder answered for is missing.
-func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
-	gen := s.flights.generation()
-	var ask []string
-	for _, sel := range want {
-		src, dst, _, ok := s.flights.both(sel, q.Date, q.Src, q.Dst)
-		if !ok {
-			ask = append(ask, sel)
-			continue
-		}
-		fromSrc, toDst = append(fromSrc, src...), append(toDst, dst...)
-	}
-	s.metrics.flightLists(len(want)-len(ask), len(ask))
-	if len(ask) == 0 {
-		return fromSrc, toDst, []string{}
-	}
-	candidates := make(map[string][]string, len(ask))
-	for _, sel := range ask {
-		candidates[sel] = s.alliance.Candidates(sel)
-	}
-	ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
-		return s.alliance.Ask(ctx, machine, q, sellers)
-	}
-	got := gatherFlights(ctx, ask, candidates, s.cfg.Hedge, ask1)
-	s.count(got.outcome)
-	for sel, f := range got.bySeller {
-		s.flights.add(sel, q.Date, q.Src, q.Dst, f.src, f.dst, gen)
-	}
-	if len(fromSrc)+len(toDst) == 0 { // none kept: the gathered lists are the lists
-		return got.fromSrc, got.toDst, got.outcome.Missing
-	}
-	return append(fromSrc, got.fromSrc...), append(toDst, got.toDst...), got.outcome.Missing
-}
-
-// count adds a gather's calls and hedges to the metrics.
-func (s *Search) count(o hedge.Outcome) {
-	for _, c := range []struct {
-		counter prometheus.Counter
-		n       int
-	}{{s.metrics.Hedges, o.Hedged}, {s.metrics.HolderCalls, o.Calls}, {s.metrics.HedgesSent, o.HedgeCalls},
-		{s.metrics.HedgesWon, o.HedgesWon}, {s.metrics.HedgesRefused, o.HedgesRefused}} {
-		if c.counter != nil && c.n > 0 {
-			c.counter.Add(float64(c.n))
-		}
-	}
 }
