@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,6 +137,22 @@ func (p *loadPhase) slowest(n int) string {
 		out = append(out, fmt.Sprintf("%.0f ms at %.2f s", ms(p.lat[i]), p.began[i].Seconds()))
 	}
 	return strings.Join(out, ", ")
+}
+
+// writeTimeline writes every answer of the phase, in the order the searches began, to
+// dir/<phase>.txt: when it began into the phase and how long it took, in milliseconds.
+func (p *loadPhase) writeTimeline(dir string) error {
+	idx := make([]int, len(p.lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(p.began[a], p.began[b]) })
+	var b strings.Builder
+	b.WriteString("began_ms took_ms\n")
+	for _, i := range idx {
+		fmt.Fprintf(&b, "%.1f %.1f\n", ms(p.began[i]), ms(p.lat[i]))
+	}
+	return os.WriteFile(filepath.Join(dir, p.name+".txt"), []byte(b.String()), 0o644)
 }
 
 func (p *loadPhase) fail(err error) {

@@ -72,7 +72,9 @@ const (
 // the checks), and the connections dialed; and the CPU time of every process during ref.
 //
 // FA_MAX_SEARCHES, when set, is the search server's --max-searches (the default is 256: every
-// search of the load runs at once).
+// search of the load runs at once); FA_AIRLINE_FLAGS are more flags for every machine
+// ("--hedge-after 2s"); FA_TIMELINE_DIR, a directory for each phase's answers in the order their
+// searches began, when each began and how long it took (<phase>.txt).
 //
 // The figures are reported, never asserted. It takes well under a minute after the build. Run
 // it alone with
@@ -86,7 +88,8 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 		searchFlags = append(searchFlags, "--max-searches", n)
 	}
 	base, searchProc := startSearch(b, dir, searchFlags...)
-	a := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base}})
+	a := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base},
+		extra: strings.Fields(os.Getenv("FA_AIRLINE_FLAGS"))})
 	a.waitSettled(3 * time.Minute)
 	data := a.activeData()
 	all := randomQueries(data, loadQueries+1)
@@ -162,6 +165,11 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 		}
 		report(ratio, p.name+"-hedges/calls")
 		b.Logf("%s", p.describe())
+		if dir := os.Getenv("FA_TIMELINE_DIR"); dir != "" {
+			if err := p.writeTimeline(dir); err != nil {
+				b.Errorf("timeline of %s: %v", p.name, err)
+			}
+		}
 		if p.errors > 0 {
 			failures = append(failures, fmt.Sprintf("%s: %d errors, the first: %s", p.name, p.errors, strings.Join(p.firstErrs, "; ")))
 		}
