@@ -37,7 +37,8 @@ func (a searchAlliance) Sellers() []string { return a.m.knownSellers() }
 func (a searchAlliance) Candidates(seller string) []string { return a.m.view.candidates(seller) }
 
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
-// within the call timeout. A holder that fails is logged and counted, and covers nothing.
+// within the call timeout, for the sides asked only. A holder that fails is logged and counted,
+// and covers nothing.
 func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	m := a.m
 	if machine == m.cfg.Name {
@@ -66,7 +67,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	case err != nil && ctx.Err() != nil:
 		return nil, nil, nil // the gather is over (another holder answered first): not a holder error
 	case err != nil:
-		m.log.Warn("holder did not answer; asking the next holder", "holder", machine, "sellers", sellers, "err", err)
+		m.log.Warn("holder did not answer; asking the next holder", "holder", machine, "sellers", sellers, "sides", sides.String(), "err", err)
 		m.metrics.holderErrors.Inc()
 		return nil, nil, nil
 	}
