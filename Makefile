@@ -22,13 +22,15 @@ deps:
 		{ echo "installing Chromium (apt-get)"; apt-get update -qq && apt-get install -y -qq chromium; }
 
 # make test: the unit packages under the race detector, then the tests that start real
-# processes (integration/, alliancectl's end to end) without it.
+# processes (integration/, alliancectl's end to end) without it, never from go test's cache: they
+# run the binaries, whose changes the cache does not see (alliancectl's tests import little of
+# what the airline server is made of).
 PROCESS_PKGS := ./integration/ ./scripts/alliancectl/
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /scripts/alliancectl)
 
 test: build deps
 	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
-	$(GO) test $(TEST_FLAGS) $(PROCESS_PKGS)
+	$(GO) test -count=1 $(TEST_FLAGS) $(PROCESS_PKGS)
 
 lint:
 	$(GO) vet ./...
