@@ -56,6 +56,11 @@ type Status struct {
 	LeaderID  uint64
 	HasQuorum bool         // a leader is known
 	Members   []MemberInfo // sorted by name
+	// AppliedIndex is the last raft entry this member applied. Membership changes are raft
+	// entries: of two members' Members, the one with the higher AppliedIndex is as new as the
+	// other or newer (a member just resumed or healed lists what it knew when it stopped
+	// hearing from the others).
+	AppliedIndex uint64
 }
 
 // newMember wraps a ready etcd server and starts the background loops.
@@ -100,7 +105,7 @@ func (m *Member) Status(ctx context.Context) Status {
 	s := m.etcd.Server
 	lead := uint64(s.Leader())
 	st := Status{Name: m.cfg.Name, ID: m.id, IsLeader: lead == m.id, IsLearner: m.isLearner(),
-		LeaderID: lead, HasQuorum: lead != 0}
+		LeaderID: lead, HasQuorum: lead != 0, AppliedIndex: s.AppliedIndex()}
 	select {
 	case <-s.StopNotify():
 		st.IsLeader, st.HasQuorum, st.LeaderID = false, false, 0

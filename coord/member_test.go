@@ -19,6 +19,9 @@ func TestSingleMemberStartsAndRestarts(t *testing.T) {
 	if _, err := NewTree(m.Client()).Create(ctx, "/a", []byte("1")); err != nil {
 		t.Fatal(err)
 	}
+	if after := m.Status(ctx).AppliedIndex; after <= st.AppliedIndex {
+		t.Fatalf("applied index %d after a write, %d before: want it higher", after, st.AppliedIndex)
+	}
 	c.stop(0)
 	m = c.restart(0)
 	v, _, err := NewTree(m.Client()).Get(ctx, "/a")

@@ -94,7 +94,11 @@ func (m *Member) reconcileOnce(ctx context.Context, probe func(context.Context, 
 			continue
 		}
 		// The verdict rests on this pass's probe, taken up to a second per member down ago: a
-		// partition healed since must not cost the member its place. Ask once more.
+		// partition healed since must not cost the member its place. Ask once more. A member
+		// that comes back while this last probe is under way is removed all the same (and
+		// rejoins): the removal's log line says when the probe began, so whoever healed it can
+		// tell such a removal from one of a member that was reachable.
+		lastProbe := time.Now()
 		if err := probe(ctx, mb.PeerURLs); err == nil {
 			reach.observe(id, time.Now(), nil, m.graceOf(mb))
 			m.log.Info("coord reconciler keeps member: it answered again just before its removal", "member", mb.Name)
@@ -102,7 +106,8 @@ func (m *Member) reconcileOnce(ctx context.Context, probe func(context.Context, 
 		}
 		cause := reach.lastErr(id)
 		m.log.Warn("coord reconciler removes unreachable member", "dead", mb.Name,
-			"id", fmt.Sprintf("%x", id), "unreachable_for", reach.downFor(id, now).Round(time.Millisecond), "err", cause)
+			"id", fmt.Sprintf("%x", id), "unreachable_for", reach.downFor(id, now).Round(time.Millisecond),
+			"last_probe_at", lastProbe.UTC().Format(time.RFC3339Nano), "err", cause)
 		if _, err := m.cli.MemberRemove(opCtx, id); err != nil {
 			m.log.Warn("coord reconciler: member remove failed", "dead", mb.Name, "err", err)
 			return

@@ -3,17 +3,26 @@ package coord
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/internal/logsink"
 )
 
 // TestReconcilerProbesOnceMoreBeforeRemoving: a member the leader has seen unreachable past its
 // grace, but which answers the probe taken right before its removal — a partition healed during
-// the pass — keeps its place; one that fails that probe too is removed.
+// the pass — keeps its place; one that fails that probe too is removed, and the removal's log
+// line says when that last probe began (last_probe_at), so a member healed after it can tell.
 func TestReconcilerProbesOnceMoreBeforeRemoving(t *testing.T) {
-	c := newCluster(t, 3, func(cfg *Config) { cfg.DeadGrace = 2 * time.Second })
+	var logs logsink.Buffer
+	c := newCluster(t, 3, func(cfg *Config) {
+		cfg.DeadGrace = 2 * time.Second
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
 	ctx := ctxTimeout(t, time.Minute)
 	var leader *Member
 	eventually(t, 20*time.Second, "a leader", func() bool {
@@ -36,8 +45,9 @@ func TestReconcilerProbesOnceMoreBeforeRemoving(t *testing.T) {
 	}
 	down := errors.New("probe failed")
 	// probe fails the target's probes: all of them, or the pass's only (it heals after).
+	var mu sync.Mutex
+	var passProbe, lastProbe time.Time // when the target's last two probes began
 	probe := func(heals bool) (func(context.Context, []string) error, *int) {
-		var mu sync.Mutex
 		probes := 0
 		return func(_ context.Context, peerURLs []string) error {
 			if !slices.Contains(peerURLs, target.cfg.PeerURL) {
@@ -45,6 +55,7 @@ func TestReconcilerProbesOnceMoreBeforeRemoving(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			passProbe, lastProbe = lastProbe, time.Now()
 			probes++
 			if heals && probes > 1 {
 				return nil
@@ -73,4 +84,14 @@ func TestReconcilerProbesOnceMoreBeforeRemoving(t *testing.T) {
 		leader.reconcileOnce(ctx, failing, unreachableForAMinute())
 		return !isMember()
 	})
+	line := logs.Last("removes unreachable member")
+	_, v, ok := strings.Cut(line, " last_probe_at=")
+	v, _, _ = strings.Cut(v, " ")
+	at, err := time.Parse(time.RFC3339Nano, v)
+	mu.Lock()
+	defer mu.Unlock()
+	if !ok || err != nil || !at.After(passProbe) || at.After(lastProbe) {
+		t.Fatalf("removal's log line %q: last_probe_at %q (%v), want the start of the target's last probe, %s, not of the pass's, %s",
+			line, v, err, lastProbe.UTC().Format(time.RFC3339Nano), passProbe.UTC().Format(time.RFC3339Nano))
+	}
 }

@@ -1,13 +1,9 @@
 package integration
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"maps"
-	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,7 +12,11 @@ import (
 // The membership invariant, checked twice a second for the whole of every test that starts an
 // alliance (not only at its end):
 //  1. no etcd member of a machine whose process runs and that the test did not cut off, pause,
-//     kill or ask to leave is ever removed (as any machine with quorum lists the members);
+//     kill or ask to leave is ever removed (as the other machine with quorum that applied the
+//     latest raft entry lists the members: freshestView) —
+//     unless the remover's last probe of it began before the test restarted, resumed or healed
+//     it (the removal's log line says when): a verdict on evidence from before it came back,
+//     after which it must rejoin (part 2);
 //  2. a machine restarted, resumed or healed is back in the view and in etcd's member list
 //     within backWithin;
 //  3. every running machine that has quorum names the same delegate (a disagreement may last
@@ -48,6 +48,7 @@ type watchedMachine struct {
 	state          machineState
 	epoch          int       // bumped by every event, so a poll that overlapped one is ignored
 	memberID       uint64    // its etcd member since its last (re)start or heal, once a quorum lists it
+	upAt           time.Time // when it was last restarted, resumed or healed (zero: never faulted)
 	backBy         time.Time // restarted, resumed or healed: back in the view and member list by then
 }
 
@@ -95,7 +96,8 @@ func (w *membershipWatch) started(m *machine, restart bool) {
 	wm.proc, wm.state, wm.memberID, wm.epoch = m.proc, stateUp, 0, wm.epoch+1
 	wm.backBy = time.Time{}
 	if restart {
-		wm.backBy = time.Now().Add(backWithin)
+		wm.upAt = time.Now()
+		wm.backBy = wm.upAt.Add(backWithin)
 	}
 }
 
@@ -109,49 +111,9 @@ func (w *membershipWatch) set(name string, st machineState) {
 	}
 	wm.state, wm.epoch = st, wm.epoch+1
 	if st == stateUp {
-		wm.memberID, wm.backBy = 0, time.Now().Add(backWithin)
+		wm.upAt = time.Now()
+		wm.memberID, wm.backBy = 0, wm.upAt.Add(backWithin)
 	}
-}
-
-// watchedStatus is the part of GET /status the watch reads.
-type watchedStatus struct {
-	status
-	View []struct {
-		Name string `json:"name"`
-	} `json:"view"`
-	Member *struct {
-		ID        uint64
-		HasQuorum bool
-		Members   []struct {
-			Name string
-			ID   uint64
-		}
-	} `json:"member"`
-}
-
-func (s watchedStatus) quorum() bool { return s.Member != nil && s.Member.HasQuorum }
-
-func (s watchedStatus) lists(id uint64) bool {
-	return s.Member != nil && slices.ContainsFunc(s.Member.Members, func(m struct {
-		Name string
-		ID   uint64
-	}) bool {
-		return m.ID == id
-	})
-}
-
-func (s watchedStatus) inView(name string) bool {
-	return slices.ContainsFunc(s.View, func(e struct {
-		Name string `json:"name"`
-	}) bool {
-		return e.Name == name
-	})
-}
-
-// polled is one machine's answer in one pass.
-type polled struct {
-	epoch int
-	st    watchedStatus
 }
 
 // check polls every running, unpaused machine and checks the invariant on their answers.
@@ -206,18 +168,22 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 			continue
 		}
 		own, answered := answers[name]
-		for _, other := range slices.Sorted(maps.Keys(answers)) {
+		// Only another machine judges: one just resumed may still believe, for a few seconds,
+		// that it leads a cluster that has removed it.
+		if other, ok := freshestView(answers, name); ok {
 			y := answers[other].st
-			if !y.quorum() {
-				continue
-			}
 			if wm.memberID != 0 && !y.lists(wm.memberID) {
-				w.violation("removed "+name, "the etcd member %x of %s, a running machine the test did not fault, was removed (as %s lists the members: %v); %s",
-					wm.memberID, name, other, y.Member.Members, w.removalLine(name))
+				line, probedAt := w.lastRemoval(name)
+				if !wm.upAt.IsZero() && !probedAt.IsZero() && probedAt.Before(wm.upAt) {
+					w.t.Logf("membership watch: %s, back since %s, was removed on a probe begun at %s, before it came back; it must rejoin within %v (%s)",
+						name, wm.upAt.Format("15:04:05.000"), probedAt.Format("15:04:05.000"), backWithin, line)
+					wm.memberID, wm.backBy = 0, now.Add(backWithin)
+				} else {
+					w.violation("removed "+name, "the etcd member %x of %s, a running machine the test did not fault, was removed (as %s lists the members: %v); %s",
+						wm.memberID, name, other, y.Member.Members, w.removalLine(name))
+				}
 			}
-			// Only another machine confirms: one just resumed may still believe, for a few
-			// seconds, that it leads a cluster that has removed it.
-			if wm.memberID == 0 && answered && other != name && own.st.Member != nil && y.lists(own.st.Member.ID) {
+			if wm.memberID == 0 && answered && own.st.Member != nil && y.lists(own.st.Member.ID) {
 				wm.memberID = own.st.Member.ID
 			}
 		}
@@ -290,28 +256,4 @@ func (w *membershipWatch) violation(key, format string, args ...any) {
 	}
 	w.reported[key] = true
 	w.t.Errorf("membership invariant: "+format, args...)
-}
-
-// removalLine is the last log line of any machine that says it removed name's member.
-func (w *membershipWatch) removalLine(name string) string {
-	var last string
-	for _, wm := range w.machines {
-		f, err := os.Open(wm.log)
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if strings.Contains(line, "removes unreachable member") && strings.Contains(line, "dead="+name+" ") {
-				last = wm.name + ": " + line
-			}
-		}
-		f.Close()
-	}
-	if last == "" {
-		return "no machine logged removing it"
-	}
-	return fmt.Sprintf("log line: %s", last)
 }

@@ -1,42 +1,23 @@
 package search
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"flightalliance/internal/logsink"
 	"flightalliance/internal/pki"
 )
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // trusted is a search server with a trust file naming star and sky, each with its own token.
 type trusted struct {
 	*testServer
 	star, sky string // tokens
-	logs      *syncBuffer
+	logs      *logsink.Buffer
 }
 
 // testTrust is a trust file naming star and sky, each with a fresh token.
@@ -52,7 +33,7 @@ func testTrust(t *testing.T) (trust *Trust, star, sky string) {
 
 func startTrusted(t *testing.T) *trusted {
 	t.Helper()
-	tr := &trusted{logs: &syncBuffer{}}
+	tr := &trusted{logs: &logsink.Buffer{}}
 	trust, star, sky := testTrust(t)
 	tr.star, tr.sky = star, sky
 	log := slog.New(slog.NewTextHandler(tr.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/internal/logsink"
 	"flightalliance/internal/pki"
 	"flightalliance/soap"
 )
@@ -89,7 +90,7 @@ func TestServeHTTPS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &logsink.Buffer{}
 	s, err := New(Config{TLS: serverTLS, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
