@@ -26,9 +26,10 @@ import (
 type flightCache struct {
 	enabled bool
 
-	mu    sync.Mutex // guards the fields below
-	gen   uint64     // bumped by every purge
-	lists *budgetlru.Cache[sideKey, []flight.Flight]
+	mu      sync.Mutex // guards the fields below
+	gen     uint64     // bumped by every purge
+	lists   *budgetlru.Cache[sideKey, []flight.Flight]
+	pending map[sideKey]*pendingList // lists a search is asking for now (inflight.go)
 }
 
 // sideKey names one list: the flights of seller on date out of airport (bySrc) or into it.
@@ -42,25 +43,6 @@ type sideKey struct {
 // newFlightCache keeps up to budget flights; a budget ≤ 0 keeps none.
 func newFlightCache(budget int) *flightCache {
 	return &flightCache{enabled: budget > 0, lists: budgetlru.New[sideKey](int64(budget), cost)}
-}
-
-// sides returns the lists a seller has kept for q's airports and date — its flights out of src
-// (fromSrc, when have holds FromSrc) and into dst (toDst, when have holds ToDst).
-func (c *flightCache) sides(seller string, date flight.Date, src, dst string) (fromSrc, toDst []flight.Flight, have Sides) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.enabled {
-		return nil, nil, 0
-	}
-	fromSrc, okSrc := c.lists.Get(sideKey{seller, date, true, src})
-	toDst, okDst := c.lists.Get(sideKey{seller, date, false, dst})
-	if okSrc {
-		have |= FromSrc
-	}
-	if okDst {
-		have |= ToDst
-	}
-	return fromSrc, toDst, have
 }
 
 // add keeps a seller's list of one side (bySrc: out of airport, else into it), asked for since
@@ -100,4 +82,5 @@ func (c *flightCache) purge() {
 	defer c.mu.Unlock()
 	c.gen++
 	c.lists.Purge()
+	clear(c.pending) // a search after the purge asks again; waiters before it still get their lists
 }

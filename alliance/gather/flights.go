@@ -74,51 +74,104 @@ func ofSeller(flights []flight.Flight, seller string) []flight.Flight {
 	return flights
 }
 
-// gather collects the flights of every wanted seller: from the flight cache for the sides it
-// keeps, and from the holders the alliance names, in order (see hedge.Gather), for the others — one
-// gather per set of sides asked, at once; a seller no holder answered for is missing, and none of
-// its flights are used.
+// gather collects the flights of every wanted seller: the sides the flight cache keeps, the
+// sides another search is asking the holders for now (waited for, inflight.go), and the others
+// from the holders the alliance names, in order (see hedge.Gather) — one gather per set of sides
+// asked, at once; a side waited for that came unanswered is asked then. A seller some side of
+// which no holder answered for is missing, and none of its flights are used.
 func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
 	gen := s.flights.generation()
-	kept := make(map[string]holderFlights) // the sides kept of the sellers asked for the others
+	lists := make(map[string]*sellerLists, len(want)) // the sellers not wholly kept
 	ask := make(map[Sides][]string)
+	defer func() { // settles what a panic left claimed; settling again changes nothing
+		for _, l := range lists {
+			l.settle(s.flights, holderFlights{}, false, gen)
+		}
+	}()
 	for _, sel := range want {
-		src, dst, have := s.flights.sides(sel, q.Date, q.Src, q.Dst)
-		if have == BothSides {
-			fromSrc, toDst = append(fromSrc, src...), append(toDst, dst...)
+		l := s.flights.claim(sel, q.Date, q.Src, q.Dst)
+		if l.have == BothSides {
+			fromSrc, toDst = append(fromSrc, l.src...), append(toDst, l.dst...)
 			continue
 		}
-		lack := BothSides &^ have
-		ask[lack] = append(ask[lack], sel)
-		kept[sel] = holderFlights{src, dst}
+		lists[sel] = &l
+		if c := l.claimed(); c != 0 {
+			ask[c] = append(ask[c], sel)
+		}
 	}
-	s.metrics.flightLists(len(want)-len(kept), len(kept))
-	if len(kept) == 0 {
+	s.metrics.flightLists(len(want)-len(lists), len(lists))
+	if len(lists) == 0 {
 		return fromSrc, toDst, []string{}
 	}
 	gathers := s.gatherSides(ctx, q, ask)
-	if got, ok := gathers[BothSides]; ok && len(gathers) == 1 && len(fromSrc)+len(toDst) == 0 {
-		// None kept: the gathered lists are the lists.
-		s.keep(q, BothSides, got, gen)
+	for sides, got := range gathers {
+		s.count(got.outcome)
+		for _, sel := range ask[sides] {
+			f, answered := got.bySeller[sel]
+			lists[sel].settle(s.flights, f, answered, gen)
+			if answered {
+				lists[sel].add(sides, f)
+			}
+		}
+	}
+	if got, ok := gathers[BothSides]; ok && len(ask[BothSides]) == len(lists) && len(fromSrc)+len(toDst) == 0 {
+		// None kept, none waited for: the gathered lists are the lists.
 		return got.fromSrc, got.toDst, got.outcome.Missing
 	}
+	s.awaitOthers(ctx, q, want, lists, gen)
 	missing = []string{}
-	for _, sides := range []Sides{BothSides, FromSrc, ToDst} {
-		got, ok := gathers[sides]
-		if !ok {
-			continue
-		}
-		s.keep(q, sides, got, gen)
-		missing = append(missing, got.outcome.Missing...)
-		fromSrc, toDst = append(fromSrc, got.fromSrc...), append(toDst, got.toDst...)
-		for _, sel := range ask[sides] {
-			if _, answered := got.bySeller[sel]; answered {
-				fromSrc, toDst = append(fromSrc, kept[sel].src...), append(toDst, kept[sel].dst...)
-			}
+	for _, sel := range want {
+		switch l := lists[sel]; {
+		case l == nil:
+		case l.have != BothSides:
+			missing = append(missing, sel)
+		default:
+			fromSrc, toDst = append(fromSrc, l.src...), append(toDst, l.dst...)
 		}
 	}
 	slices.Sort(missing)
 	return fromSrc, toDst, missing
+}
+
+// awaitOthers waits for the lists other searches were asking for, and asks for those that came
+// unanswered itself (of the sellers whose other sides this search has).
+func (s *Search) awaitOthers(ctx context.Context, q trip.Query, want []string, lists map[string]*sellerLists, gen uint64) {
+	retry := make(map[Sides][]string)
+	for _, sel := range want {
+		l := lists[sel]
+		if l == nil {
+			continue
+		}
+		var failed Sides
+		for _, w := range []struct {
+			sides Sides
+			wait  *pendingList
+			list  *[]flight.Flight
+		}{{FromSrc, l.waitSrc, &l.src}, {ToDst, l.waitDst, &l.dst}} {
+			if w.wait == nil {
+				continue
+			}
+			if list, ok := w.wait.wait(ctx); ok {
+				*w.list, l.have = list, l.have|w.sides
+			} else {
+				failed |= w.sides
+			}
+		}
+		if failed != 0 && l.have|failed == BothSides && ctx.Err() == nil {
+			retry[failed] = append(retry[failed], sel)
+		}
+	}
+	if len(retry) == 0 {
+		return
+	}
+	for sides, got := range s.gatherSides(ctx, q, retry) {
+		s.keep(q, sides, got, gen)
+		for _, sel := range retry[sides] {
+			if f, ok := got.bySeller[sel]; ok {
+				lists[sel].add(sides, f)
+			}
+		}
+	}
 }
 
 // gatherSides runs one gather per set of sides in ask (the sellers to ask it for), at once.
