@@ -23,6 +23,7 @@ type gathered struct {
 	fromSrc, toDst []flight.Flight
 	bySeller       map[string]holderFlights
 	outcome        hedge.Outcome
+	won            func(seller string, f holderFlights) // told of every seller as its answer wins (nil: none)
 }
 
 // holderFlights is one holder's answer: the flights of the sellers it was asked about.
@@ -33,13 +34,14 @@ type holderFlights struct {
 // gatherFlights collects the flights of the sellers in want from their holders, candidates naming
 // each seller's holders in order, as a hedge.Gather with a key per seller (see there: one call per
 // machine, the next holder at once for a seller not covered, the next holder on a hedge every
-// policy too, the first answer covering a seller wins).
-func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy *hedge.Policy, ask askFunc) gathered {
+// policy too, the first answer covering a seller wins). won, unless nil, is told of each seller's
+// flights as soon as they win, while the gather goes on for the others.
+func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy *hedge.Policy, ask askFunc, won func(string, holderFlights)) gathered {
 	g := hedge.New(want, candidates, func(ctx context.Context, machine string, sellers []string) (holderFlights, []string) {
 		src, dst, covered := ask(ctx, machine, sellers)
 		return holderFlights{src, dst}, covered
 	})
-	out := gathered{bySeller: make(map[string]holderFlights, len(want))}
+	out := gathered{bySeller: make(map[string]holderFlights, len(want)), won: won}
 	out.outcome = g.Hedge(ctx, policy, out.take)
 	return out
 }
@@ -53,6 +55,9 @@ func (g *gathered) take(a hedge.Answer[holderFlights]) {
 		g.toDst = append(g.toDst, mine.dst...)
 		if g.bySeller != nil {
 			g.bySeller[s] = mine
+		}
+		if g.won != nil {
+			g.won(s, mine)
 		}
 	}
 }
@@ -103,7 +108,9 @@ func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromS
 	if len(lists) == 0 {
 		return fromSrc, toDst, []string{}
 	}
-	gathers := s.gatherSides(ctx, q, ask)
+	// A seller's claims are settled as soon as its answer wins: a search waiting for its lists
+	// does not wait for the other sellers' holders too.
+	gathers := s.gatherSides(ctx, q, ask, func(sel string, f holderFlights) { lists[sel].settle(s.flights, f, true, gen) })
 	for sides, got := range gathers {
 		s.count(got.outcome)
 		for _, sel := range ask[sides] {
@@ -164,7 +171,7 @@ func (s *Search) awaitOthers(ctx context.Context, q trip.Query, want []string, l
 	if len(retry) == 0 {
 		return
 	}
-	for sides, got := range s.gatherSides(ctx, q, retry) {
+	for sides, got := range s.gatherSides(ctx, q, retry, nil) {
 		s.keep(q, sides, got, gen)
 		for _, sel := range retry[sides] {
 			if f, ok := got.bySeller[sel]; ok {
@@ -174,8 +181,9 @@ func (s *Search) awaitOthers(ctx context.Context, q trip.Query, want []string, l
 	}
 }
 
-// gatherSides runs one gather per set of sides in ask (the sellers to ask it for), at once.
-func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]string) map[Sides]gathered {
+// gatherSides runs one gather per set of sides in ask (the sellers to ask it for), at once; won,
+// unless nil, is told of each seller's flights as soon as they win (from any of the gathers).
+func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]string, won func(string, holderFlights)) map[Sides]gathered {
 	one := func(sides Sides, sellers []string) gathered {
 		candidates := make(map[string][]string, len(sellers))
 		for _, sel := range sellers {
@@ -184,7 +192,7 @@ func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]
 		ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
 			return s.alliance.Ask(ctx, machine, q, sides, sellers)
 		}
-		return gatherFlights(ctx, sellers, candidates, s.cfg.Hedge, ask1)
+		return gatherFlights(ctx, sellers, candidates, s.cfg.Hedge, ask1, won)
 	}
 	out := make(map[Sides]gathered, len(ask))
 	if len(ask) == 1 { // the usual case: no goroutine

@@ -71,9 +71,19 @@ func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
 func TestGatherFlightsGroupsSellersAndKeepsEachSellersFlights(t *testing.T) {
 	ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}})
 	cands := map[string][]string{"LY": {"m1", "m2"}, "UA": {"m1", "m2"}, "LH": {"m2"}, "AF": {}}
-	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, hedge.NewPolicy(hedge.Settings{Max: time.Hour}), ask)
+	won := map[string]holderFlights{}
+	got := gatherFlights(context.Background(), []string{"LY", "UA", "LH", "AF"}, cands, hedge.NewPolicy(hedge.Settings{Max: time.Hour}), ask,
+		func(seller string, f holderFlights) { won[seller] = f })
 	if by := answeredBy(got); by["LY"] != "m1" || by["UA"] != "m2" || by["LH"] != "m2" || len(by) != 3 {
 		t.Errorf("flights from %v; want LY from m1, UA and LH from m2", by)
+	}
+	if len(won) != len(got.bySeller) {
+		t.Errorf("told of %d sellers' flights as they won, %d answered", len(won), len(got.bySeller))
+	}
+	for seller, f := range got.bySeller {
+		if w, ok := won[seller]; !ok || !slices.Equal(w.src, f.src) || !slices.Equal(w.dst, f.dst) {
+			t.Errorf("%s: told %+v as it won, gathered %+v", seller, w, f)
+		}
 	}
 	if len(got.fromSrc) != 3 || len(got.toDst) != 3 || !slices.Equal(got.outcome.Missing, []string{"AF"}) || got.outcome.Hedged != 0 {
 		t.Errorf("%d departures, %d arrivals, missing %v, hedged %d", len(got.fromSrc), len(got.toDst), got.outcome.Missing, got.outcome.Hedged)
@@ -85,7 +95,7 @@ func TestGatherFlightsHedgesAfterTheDelay(t *testing.T) {
 		ask := holderAsk(map[string][]string{"m1": {"LY"}, "m2": {"LY"}}, "m1")
 		const delay = 150 * time.Millisecond
 		start := time.Now()
-		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hedge.NewPolicy(hedge.Settings{Max: delay}), ask)
+		got := gatherFlights(context.Background(), []string{"LY"}, map[string][]string{"LY": {"m1", "m2"}}, hedge.NewPolicy(hedge.Settings{Max: delay}), ask, nil)
 		if took := time.Since(start); took != delay {
 			t.Errorf("answered after %v; the second holder must be asked after the hedge delay %v", took, delay)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/alliance/flight"
 	"flightalliance/soap"
 )
 
@@ -136,5 +137,35 @@ func TestAPurgeEndsTheWaitForListsUnderWay(t *testing.T) {
 	sameAsUncached(t, h.s, request("TLV", "JFK"), waitAnswer(t, h.first, "TLV→JFK"))
 	if got, want := h.a.questions(), []string{"LY TLV→CDG", "LY TLV→JFK", "UA TLV→CDG", "UA TLV→JFK"}; !slices.Equal(got, want) {
 		t.Errorf("asked %v, want %v", got, want)
+	}
+}
+
+// TestASellersListsAreSharedAsSoonAsItsHolderAnswers: a search's lists of a seller whose holder
+// answered are kept (and its waiters served) while another seller's holder still answers.
+func TestASellersListsAreSharedAsSoonAsItsHolderAnswers(t *testing.T) {
+	a := hubSchedule(2)
+	s, _ := newFlightCacheSearch(t, a, 1000)
+	release := make(chan struct{})
+	defer close(release)
+	a.hold = func(q string) {
+		if q == "UA TLV→JFK" {
+			<-release
+		}
+	}
+	go func() { _, _ = s.GetTrips(context.Background(), request("TLV", "JFK")) }() // held until the test ends
+	date, _ := flight.ParseDate("2026-12-01")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.flights.mu.Lock()
+		_, src := s.flights.lists.Get(sideKey{"LY", date, true, "TLV"})
+		_, dst := s.flights.lists.Get(sideKey{"LY", date, false, "JFK"})
+		s.flights.mu.Unlock()
+		if src && dst {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("LY's lists not kept within 30s while UA's holder was still answering")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
