@@ -34,7 +34,11 @@ func (a searchAlliance) Ready() bool {
 
 func (a searchAlliance) Sellers() []string { return a.m.knownSellers() }
 
-func (a searchAlliance) Candidates(seller string) []string { return a.m.view.candidates(seller) }
+// Candidates are a seller's holders in the view's order, this machine first when it holds one
+// of the seller's copies (view.candidatesFrom).
+func (a searchAlliance) Candidates(seller string) []string {
+	return a.m.view.candidatesFrom(a.m.cfg.Name, seller)
+}
 
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
 // within the call timeout, for the sides asked only. A holder that fails is logged and counted,

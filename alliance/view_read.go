@@ -100,6 +100,27 @@ func (v *view) candidates(seller string) (out []string) {
 	return out
 }
 
+// candidatesFrom is candidates as machine self asks them: itself first when the view has it
+// hold seller now (as primary or backup: the same data, read without a call, encoding or
+// decoding), then the others in candidates' order. A machine that only held seller in an
+// earlier view (its copy may be of an older version, or dropped) keeps its place.
+func (v *view) candidatesFrom(self, seller string) []string {
+	out := v.candidates(seller)
+	i := slices.Index(out, self)
+	if i <= 0 {
+		return out
+	}
+	holds := false
+	v.read(func(s *viewState) {
+		e, live := s.machines[self]
+		holds = live && (slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller))
+	})
+	if !holds {
+		return out
+	}
+	return slices.Insert(slices.Delete(out, i, i+1), 0, self)
+}
+
 // zoneSpread orders names (sorted) to follow first: each next name is the first whose zone
 // neither first nor the names already chosen are in, or the first left when every zone is.
 func zoneSpread(first, names []string, zoneOf func(string) string) []string {

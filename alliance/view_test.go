@@ -109,6 +109,35 @@ func TestViewCandidatesPrimaryFirstThenLastKnownHolders(t *testing.T) {
 	}
 }
 
+// TestViewCandidatesFromAHolderStartWithItself: a machine that holds a seller's backup asks
+// itself first; one that holds none, or held it only in an earlier view, asks as candidates
+// orders.
+func TestViewCandidatesFromAHolderStartWithItself(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 4, 4, machineEntry{Name: "m3", Backups: []string{"LY"}}))
+	for self, want := range map[string][]string{
+		"m1": {"m1", "m2", "m3"}, // a backup: itself, then the primary and the other backup
+		"m3": {"m3", "m2", "m1"},
+		"m2": {"m2", "m1", "m3"}, // the primary is first anyway
+		"m9": {"m2", "m1", "m3"}, // not in the view
+	} {
+		if got := v.candidatesFrom(self, "LY"); !slices.Equal(got, want) {
+			t.Errorf("candidatesFrom(%s) = %v, want %v", self, got, want)
+		}
+	}
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
+		t.Errorf("candidates changed: %v", got)
+	}
+	// m3 gave its copy away: it is still a candidate (an earlier holder), but not its own first.
+	v.apply(entryEvent(t, coord.EventChanged, 5, 4, machineEntry{Name: "m3"}))
+	if got := v.candidatesFrom("m3", "LY"); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
+		t.Errorf("candidatesFrom(m3) after it gave LY away = %v, want [m2 m1 m3]", got)
+	}
+}
+
 func TestViewCandidatesIncludeAJoinersOwnSellers(t *testing.T) {
 	v := newView(slog.New(slog.DiscardHandler), nil)
 	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
