@@ -147,7 +147,11 @@ func (m *Machine) localRelevant(airport string, d flight.Date, sellers []string,
 	covered = []string{}
 	for _, sel := range m.store.served(sellers) {
 		covered = append(covered, sel.Code())
-		flights = append(flights, index(sel, airport, d)...)
+		if list := index(sel, airport, d); flights == nil {
+			flights = list // the caller's (see flight.Seller.BySrc): one seller's is not copied again
+		} else {
+			flights = append(flights, list...)
+		}
 	}
 	return flights, covered
 }

@@ -122,6 +122,26 @@ func (d *decoder) leg(r *Leg) {
 	}
 }
 
+// appendFlight decodes a flight onto list. The first tells about how many follow (the rest of
+// the body at its size, at most maxFlightsGuess): a holder's list of thousands is allocated once,
+// not grown by doubling (a list followed by another gets room for both).
+func (d *decoder) appendFlight(list []Flight) []Flight {
+	if list != nil {
+		list = append(list, Flight{})
+		d.flight(&list[len(list)-1])
+		return list
+	}
+	before := d.Remaining()
+	var first Flight
+	d.flight(&first)
+	list = make([]Flight, 1, min(before/max(before-d.Remaining(), 1)+1, maxFlightsGuess))
+	list[0] = first
+	return list
+}
+
+// maxFlightsGuess bounds the flights appendFlight allocates room for from the size of the first.
+const maxFlightsGuess = 1 << 14
+
 func (d *decoder) relevant(r *RelevantFlightsResponse) {
 	var t xmlcodec.Token
 	for d.NextChild(&t) {
@@ -129,8 +149,7 @@ func (d *decoder) relevant(r *RelevantFlightsResponse) {
 		case "Sellers":
 			r.Sellers = append(r.Sellers, d.Text())
 		case "Flights":
-			r.Flights = append(r.Flights, Flight{})
-			d.flight(&r.Flights[len(r.Flights)-1])
+			r.Flights = d.appendFlight(r.Flights)
 		default:
 			d.Skip()
 		}
@@ -144,11 +163,9 @@ func (d *decoder) relevantBoth(r *RelevantBothResponse) {
 		case "Sellers":
 			r.Sellers = append(r.Sellers, d.Text())
 		case "FromSrc":
-			r.FromSrc = append(r.FromSrc, Flight{})
-			d.flight(&r.FromSrc[len(r.FromSrc)-1])
+			r.FromSrc = d.appendFlight(r.FromSrc)
 		case "ToDst":
-			r.ToDst = append(r.ToDst, Flight{})
-			d.flight(&r.ToDst[len(r.ToDst)-1])
+			r.ToDst = d.appendFlight(r.ToDst)
 		default:
 			d.Skip()
 		}
@@ -164,8 +181,7 @@ func (d *decoder) sellerPage(r *SellerPage) {
 		case "Version":
 			r.Version = d.Text()
 		case "Flights":
-			r.Flights = append(r.Flights, Flight{})
-			d.flight(&r.Flights[len(r.Flights)-1])
+			r.Flights = d.appendFlight(r.Flights)
 		case "NextCursor":
 			r.NextCursor = d.Text()
 		default:

@@ -62,21 +62,29 @@ func (g *gathered) take(a hedge.Answer[holderFlights]) {
 	}
 }
 
-// ofSeller is the flights of one seller: flights itself when they all are (a holder asked for
-// one seller, the usual case: not copied), otherwise a copy of theirs.
+// ofSeller is the flights of one seller: a part of flights, not copied, when that seller's are
+// all together (holders answer seller by seller; one asked for one seller answers only its),
+// with no room beyond, so that nobody appends over the next seller's; otherwise a copy of
+// theirs.
 func ofSeller(flights []flight.Flight, seller string) []flight.Flight {
-	for i := range flights {
-		if flights[i].Seller != seller {
-			var out []flight.Flight
-			for _, f := range flights {
-				if f.Seller == seller {
-					out = append(out, f)
-				}
-			}
-			return out
+	first := slices.IndexFunc(flights, func(f flight.Flight) bool { return f.Seller == seller })
+	if first < 0 {
+		return nil
+	}
+	end := first + 1
+	for end < len(flights) && flights[end].Seller == seller {
+		end++
+	}
+	if !slices.ContainsFunc(flights[end:], func(f flight.Flight) bool { return f.Seller == seller }) {
+		return flights[first:end:end]
+	}
+	var out []flight.Flight
+	for _, f := range flights {
+		if f.Seller == seller {
+			out = append(out, f)
 		}
 	}
-	return flights
+	return out
 }
 
 // gather collects the flights of every wanted seller: the sides the flight cache keeps, the

@@ -104,3 +104,44 @@ func TestGatherFlightsHedgesAfterTheDelay(t *testing.T) {
 		}
 	})
 }
+
+// TestOfSellerCutsOrCopies: a seller's flights that lie together are a part of the list, with no
+// room to append over the next seller's; scattered ones are copied; either way exactly theirs,
+// in order.
+func TestOfSellerCutsOrCopies(t *testing.T) {
+	f := func(seller, number string) flight.Flight { return flight.Flight{Seller: seller, Number: number} }
+	together := []flight.Flight{f("LY", "1"), f("LY", "2"), f("UA", "3"), f("UA", "4"), f("LH", "5")}
+	scattered := []flight.Flight{f("LY", "1"), f("UA", "3"), f("LY", "2")}
+	numbers := func(l []flight.Flight) (out []string) {
+		for _, x := range l {
+			out = append(out, x.Seller+x.Number)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		list   []flight.Flight
+		seller string
+		want   []string
+		shared bool // a part of list
+	}{
+		{together, "LY", []string{"LY1", "LY2"}, true},
+		{together, "UA", []string{"UA3", "UA4"}, true},
+		{together, "LH", []string{"LH5"}, true},
+		{together, "AF", nil, false},
+		{scattered, "LY", []string{"LY1", "LY2"}, false},
+		{scattered, "UA", []string{"UA3"}, true},
+		{nil, "LY", nil, false},
+	} {
+		got := ofSeller(c.list, c.seller)
+		if !slices.Equal(numbers(got), c.want) {
+			t.Errorf("ofSeller(%v, %s) = %v, want %v", numbers(c.list), c.seller, numbers(got), c.want)
+		}
+		if len(got) > 0 && cap(got) != len(got) {
+			t.Errorf("ofSeller(%v, %s): room for %d more: an append would overwrite the list", numbers(c.list), c.seller, cap(got)-len(got))
+		}
+		first := slices.IndexFunc(c.list, func(x flight.Flight) bool { return x.Seller == c.seller })
+		if shared := len(got) > 0 && &c.list[first] == &got[0]; shared != c.shared {
+			t.Errorf("ofSeller(%v, %s): part of the list %v, want %v", numbers(c.list), c.seller, shared, c.shared)
+		}
+	}
+}
