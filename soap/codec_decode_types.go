@@ -195,7 +195,7 @@ func (d *decoder) flight(r *Flight) {
 	for d.NextChild(&t) {
 		switch string(t.Local) {
 		case "Flight":
-			r.Flight = d.Text()
+			r.Flight = d.UniqueText()
 		case "Seller":
 			r.Seller = d.Text()
 		case "Src":

@@ -104,6 +104,11 @@ func (s *Scanner) plainLeaf() ([]byte, bool) {
 // recur across documents (codes, dates, prices) are shared rather than allocated again.
 func (s *Scanner) Text() string { return s.strs.get(s.leaf()) }
 
+// UniqueText is Text for a value that seldom recurs within a document (a flight number among a
+// holder's thousand flights): allocated, not looked up among the shared strings, where it
+// would only push out the values that do recur.
+func (s *Scanner) UniqueText() string { return string(s.leaf()) }
+
 // Int reads the rest of the element just started as Unmarshal fills an int: empty is 0, else
 // strconv.ParseInt of the trimmed text; a value that does not parse fails the scanner, as it is
 // encoding/xml's error to report.
