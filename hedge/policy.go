@@ -18,9 +18,11 @@ type Settings struct {
 	// Quantile of a target's recent latencies after which it is hedged (default 0.95: about one
 	// call in twenty is hedged when the targets are as fast as they were).
 	Quantile float64
-	// Ratio is the hedges allowed per call that is not a hedge (default 0.05), Floor the hedges
+	// Ratio is the hedges allowed per call that is not a hedge (default 0.03), Floor the hedges
 	// allowed a second whatever the traffic (default 1), Burst the most saved up (default 5). A
-	// silent target is hedged away from without any of them.
+	// silent target is hedged away from without any of them. With the burst and the floor, 3 %
+	// keeps a short rush of some hundred calls (a cold pass: 350 holder calls in 0.3 s) within
+	// 5 % of its calls; 5 % let it reach 7 %.
 	Ratio, Floor, Burst float64
 	// FreeAfter is how long a call may be pending before a hedge away from it is made whatever
 	// the budget (default 3 × Max): the caller's deadline must leave the next candidate time to
@@ -71,7 +73,7 @@ func NewPolicy(s Settings) *Policy {
 		s.Quantile = 0.95
 	}
 	if s.Ratio <= 0 {
-		s.Ratio = 0.05
+		s.Ratio = 0.03
 	}
 	if s.Floor <= 0 {
 		s.Floor = 1
