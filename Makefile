@@ -24,13 +24,16 @@ deps:
 # make test: the unit packages under the race detector, then the tests that start real
 # processes (integration/, alliancectl's end to end) without it, never from go test's cache: they
 # run the binaries, whose changes the cache does not see (alliancectl's tests import little of
-# what the airline server is made of).
-PROCESS_PKGS := ./integration/ ./scripts/alliancectl/
+# what the airline server is made of). The two run side by side, each picking its servers'
+# ports from its own part of the range (FA_PORTS, see internal/freeport): one must not take the
+# port of the other's machine while it is down, killed for a restart.
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /scripts/alliancectl)
 
 test: build deps
 	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
-	$(GO) test -count=1 $(TEST_FLAGS) $(PROCESS_PKGS)
+	FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) ./integration/ & integration=$$!; \
+	FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) ./scripts/alliancectl/ & alliancectl=$$!; \
+	wait $$integration; i=$$?; wait $$alliancectl; a=$$?; test $$i -eq 0 && test $$a -eq 0
 
 lint:
 	$(GO) vet ./...

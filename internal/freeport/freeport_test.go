@@ -64,3 +64,25 @@ func TestAddrsSkipsTaken(t *testing.T) {
 		t.Fatalf("Addrs(1) with all but %s taken = %v, %v", free[0], got, err)
 	}
 }
+
+// TestFAPortsBoundsTheRange: with FA_PORTS every address is in it; a bad range is an error
+// naming FA_PORTS.
+func TestFAPortsBoundsTheRange(t *testing.T) {
+	t.Setenv("FA_PORTS", "20000-20099")
+	got, err := Addrs(20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range got {
+		_, p, _ := strings.Cut(a, ":")
+		if n, _ := strconv.Atoi(p); n < 20000 || n > 20099 {
+			t.Errorf("%s outside FA_PORTS 20000-20099", a)
+		}
+	}
+	for _, bad := range []string{"x", "20000", "20099-20000", "80-90", "20000-70000", "20000-"} {
+		t.Setenv("FA_PORTS", bad)
+		if _, err := Addrs(1, nil); err == nil || !strings.Contains(err.Error(), "FA_PORTS") {
+			t.Errorf("FA_PORTS=%q: %v, want an error naming FA_PORTS", bad, err)
+		}
+	}
+}
