@@ -8,11 +8,11 @@ import (
 
 // A list some search is asking the holders for is asked once: a search that lacks the same
 // list meanwhile waits for that answer instead of asking again (the first searches of a busy
-// delegate share airports: 16 searches at once over 60 airports ask for a seller's flights out of
-// the same source or into the same destination about four times). The search that claimed a list
-// settles it when its gather ends, answered or not, also when it fails or panics; one whose
-// wait ends unanswered (the claimer's holders did not answer for the seller, or its caller
-// left) asks for the list itself. Nothing is shared while the cache is off (--flights-cache 0):
+// delegate share airports: 16 searches at once over 60 airports ask for some four of their 32
+// sides twice). The search that claimed a list settles it as soon as a holder answers for the
+// seller, or when its gather ends without one, also when it fails or panics; one whose wait
+// ends unanswered (no holder the claimer asked answered for the seller) asks for the list
+// itself. A gather goes on when its caller leaves (computeOnce), so a wait ends with it. Nothing is shared while the cache is off (--flights-cache 0):
 // every search then asks the holders.
 
 // pendingList is one list being asked for.
