@@ -51,10 +51,15 @@ func newFlightCache(budget int) *flightCache {
 func (c *flightCache) add(seller string, date flight.Date, bySrc bool, airport string, list []flight.Flight, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.enabled || gen != c.gen {
-		return
+	c.keepLocked(sideKey{seller, date, bySrc, airport}, list, gen)
+}
+
+// keepLocked keeps list under key unless the cache is off or a purge came since generation gen.
+// Called with c.mu held.
+func (c *flightCache) keepLocked(key sideKey, list []flight.Flight, gen uint64) {
+	if c.enabled && gen == c.gen {
+		c.lists.Add(key, exact(list))
 	}
-	c.lists.Add(sideKey{seller, date, bySrc, airport}, exact(list))
 }
 
 // exact is l holding no room beyond its flights: l itself when it holds none, otherwise a copy.

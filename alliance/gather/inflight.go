@@ -12,8 +12,9 @@ import (
 // sides twice). The search that claimed a list settles it as soon as a holder answers for the
 // seller, or when its gather ends without one, also when it fails or panics; one whose wait
 // ends unanswered (no holder the claimer asked answered for the seller) asks for the list
-// itself. A gather goes on when its caller leaves (computeOnce), so a wait ends with it. Nothing is shared while the cache is off (--flights-cache 0):
-// every search then asks the holders.
+// itself. A gather goes on when its caller leaves (computeOnce), so a wait ends with it.
+// Nothing is shared while the cache is off (--flights-cache 0): every search then asks the
+// holders.
 
 // pendingList is one list being asked for.
 type pendingList struct {
@@ -126,8 +127,8 @@ func (c *flightCache) settle(p *pendingList, list []flight.Flight, ok bool, gen 
 	if c.pending[p.key] == p {
 		delete(c.pending, p.key)
 	}
-	if ok && c.enabled && gen == c.gen {
-		c.lists.Add(p.key, exact(list))
+	if ok {
+		c.keepLocked(p.key, list, gen)
 	}
 	p.list, p.ok = list, ok
 	close(p.done)
