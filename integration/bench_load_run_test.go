@@ -3,7 +3,6 @@ package integration
 import (
 	"cmp"
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -35,12 +34,7 @@ type loadRun struct {
 // HTTP/1.1 (the search server would otherwise agree on HTTP/2, every client on one connection),
 // its dials counted.
 func (l *loadRun) newClient() *http.Client {
-	t := tuned(testerTransport(), loadWorkers)
-	// testerTLS is shared, and the transports that speak HTTP/2 add "h2" to its NextProtos.
-	t.TLSClientConfig = testerTLS.Clone()
-	t.TLSClientConfig.NextProtos = []string{"http/1.1"}
-	t.ForceAttemptHTTP2 = false
-	t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	t := tuned(http1Transport(), loadWorkers)
 	host := strings.TrimPrefix(l.base, "https://")
 	dial := t.DialContext
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {

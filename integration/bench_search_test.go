@@ -3,6 +3,7 @@ package integration
 import (
 	"net/http"
 	"os"
+	"slices"
 	"testing"
 	"time"
 )
@@ -18,10 +19,17 @@ import (
 //     the median of 5 runs per query. ref-stdjson is the same with encoding/json, the reference
 //     of the issue (the search server's encoder before it had its own); the ratios against it
 //     are reported too, for comparison with the issue's figures.
-//   - rest-cold: GET /Services/FlightsSearch/flight through a search server process whose
-//     alliance runs with --cache-size 0 (every search gathers flights from the machines);
-//     rest-warm: through a search server whose alliance caches, after a first call per query.
-//     Each is the median of 3 calls per query; the ratios are per query, their median reported.
+//   - rest-cold: GET /Services/FlightsSearch/flight through a search server process that keeps
+//     no answers (--answer-cache 0), whose alliance runs with --cache-size 0 --flights-cache 0:
+//     every search gathers flights from the machines, joins and sorts them at the delegate, which
+//     sends the whole list, and the search server decodes it and encodes it as JSON. (Before
+//     session 13 this search server kept answers, so the second and third calls of a query were
+//     answered by the delegate's "not modified" — a gather and a join, but not the two
+//     encodings and a megabyte less over each hop.) rest-warm: through a search server that
+//     keeps answers, whose alliance caches, after a first call per query. Each is the median of
+//     3 calls per query; the ratios are per query, their median reported. The client speaks
+//     HTTP/1.1, as BenchmarkSearchUnderLoad's; rest-cold-h2 and rest-warm-h2 are the same calls
+//     over HTTP/2, what a Go client (or curl, or a browser) agrees on by default.
 //   - paged-cold: limit=20 through the uncached alliance, p50 over 3 calls per query.
 //   - answers/s: 4 concurrent clients, whole lists through the caching alliance; paged-answers/s
 //     the same with limit=20 through the uncached one.
@@ -41,7 +49,7 @@ func BenchmarkSearchREST(b *testing.B) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
 	searchFlags := []string{"--registration-ttl", "30s", "--delegate-timeout", "60s", "--hedge-delay", "60s", "--log-level", "warn"}
-	coldBase, _ := startSearch(b, dir, searchFlags...)
+	coldBase, _ := startSearch(b, dir, append(slices.Clone(searchFlags), "--answer-cache", "0")...)
 	warmBase, warmSearch := startSearch(b, dir, searchFlags...)
 	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-size", "0", "--flights-cache", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
 	warm := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{warmBase}})
@@ -49,7 +57,8 @@ func BenchmarkSearchREST(b *testing.B) {
 	warm.waitSettled(3 * time.Minute)
 	data := warm.activeData() // the same generated data as cold's
 	queries := randomQueries(data, 40)
-	client := &http.Client{Transport: tuned(testerTransport(), 8), Timeout: 2 * time.Minute}
+	client := &http.Client{Transport: tuned(http1Transport(), 8), Timeout: 2 * time.Minute}
+	h2Client := &http.Client{Transport: tuned(testerTransport(), 8), Timeout: 2 * time.Minute}
 	for _, base := range []string{coldBase, warmBase} {
 		eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
 			_, err := restCall(client, base, queries[0], 0)
@@ -83,6 +92,7 @@ func BenchmarkSearchREST(b *testing.B) {
 
 	// Cold: every search gathers from the machines.
 	restCold := perQuery(b, client, coldBase, queries, 0, 3, false)
+	restColdH2 := perQuery(b, h2Client, coldBase, queries, 0, 3, false)
 	pagedCold := allCalls(b, client, coldBase, queries, 20, 3)
 	delegateCold := delegateCalls(b, cold, queries, 3, false)
 	// Warm: the first call per query fills the delegate's cache.
@@ -92,6 +102,7 @@ func BenchmarkSearchREST(b *testing.B) {
 	warmCalls := float64(len(queries) * 4)
 	machinesAfter, searchAfter, metricsAfter := warm.cpuTicks(), cpuTicksOf(warmSearch), searchMetrics(b, client, warmBase)
 	delegateWarm := delegateCalls(b, warm, queries, 3, true)
+	restWarmH2 := perQuery(b, h2Client, warmBase, queries, 0, 3, true)
 	// Throughput with 4 clients.
 	answersPerSec := throughput(b, client, warmBase, queries, 0, 4, 4*len(queries))
 	pagedPerSec := throughput(b, client, coldBase, queries, 20, 4, 4*len(queries))
@@ -117,6 +128,8 @@ func BenchmarkSearchREST(b *testing.B) {
 	b.ReportMetric(ms(median(restCold)), "rest-cold-ms")
 	b.ReportMetric(ratio(restWarm), "rest-warm/ref")
 	b.ReportMetric(ratio(restCold), "rest-cold/ref")
+	b.ReportMetric(ratio(restWarmH2), "rest-warm-h2/ref")
+	b.ReportMetric(ratio(restColdH2), "rest-cold-h2/ref")
 	b.ReportMetric(ratio(delegateWarm), "delegate-warm/ref")
 	b.ReportMetric(ratio(delegateCold), "delegate-cold/ref")
 	b.ReportMetric(ms(median(pagedCold)), "paged-cold-p50-ms")
