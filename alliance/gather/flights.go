@@ -16,14 +16,13 @@ import (
 // the sellers it answered for; a machine that failed, or no longer has a seller, leaves it out.
 type askFunc func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string)
 
-// gathered is what a gather came to: the flights of every seller some holder answered for, all
-// together and by seller, and the gather's outcome (the sellers none did, sorted, never nil; its
-// calls and hedges).
+// gathered is what a gather came to: the flights of every seller some holder answered for, by
+// seller, and the gather's outcome (the sellers none did, sorted, never nil; its calls and
+// hedges).
 type gathered struct {
-	fromSrc, toDst []flight.Flight
-	bySeller       map[string]holderFlights
-	outcome        hedge.Outcome
-	won            func(seller string, f holderFlights) // told of every seller as its answer wins (nil: none)
+	bySeller map[string]holderFlights
+	outcome  hedge.Outcome
+	won      func(seller string, f holderFlights) // told of every seller as its answer wins (nil: none)
 }
 
 // holderFlights is one holder's answer: the flights of the sellers it was asked about.
@@ -51,11 +50,7 @@ func gatherFlights(ctx context.Context, want []string, candidates map[string][]s
 func (g *gathered) take(a hedge.Answer[holderFlights]) {
 	for _, s := range a.Won {
 		mine := holderFlights{ofSeller(a.Value.src, s), ofSeller(a.Value.dst, s)}
-		g.fromSrc = append(g.fromSrc, mine.src...)
-		g.toDst = append(g.toDst, mine.dst...)
-		if g.bySeller != nil {
-			g.bySeller[s] = mine
-		}
+		g.bySeller[s] = mine
 		if g.won != nil {
 			g.won(s, mine)
 		}
@@ -94,28 +89,33 @@ func ofSeller(flights []flight.Flight, seller string) []flight.Flight {
 // which no holder answered for is missing, and none of its flights are used.
 func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromSrc, toDst []flight.Flight, missing []string) {
 	gen := s.flights.generation()
-	lists := make(map[string]*sellerLists, len(want)) // the sellers not wholly kept
+	lists := make(map[string]*sellerLists, len(want))
 	ask := make(map[Sides][]string)
 	defer func() { // settles what a panic left claimed; settling again changes nothing
 		for _, l := range lists {
 			l.settle(s.flights, holderFlights{}, false, gen)
 		}
 	}()
+	kept := 0
 	for _, sel := range want {
 		l := s.flights.claim(sel, q.Date, q.Src, q.Dst)
-		if l.have == BothSides {
-			fromSrc, toDst = append(fromSrc, l.src...), append(toDst, l.dst...)
-			continue
-		}
 		lists[sel] = &l
-		if c := l.claimed(); c != 0 {
+		if l.have == BothSides {
+			kept++
+		} else if c := l.claimed(); c != 0 {
 			ask[c] = append(ask[c], sel)
 		}
 	}
-	s.metrics.flightLists(len(want)-len(lists), len(lists))
-	if len(lists) == 0 {
-		return fromSrc, toDst, []string{}
+	s.metrics.flightLists(kept, len(want)-kept)
+	if kept < len(want) {
+		s.complete(ctx, q, want, lists, ask, gen)
 	}
+	return joinLists(want, lists)
+}
+
+// complete brings the lists a search lacks: it asks the holders for those it claimed (ask: the
+// sellers to ask, by the sides to ask them for), then waits for those other searches claimed.
+func (s *Search) complete(ctx context.Context, q trip.Query, want []string, lists map[string]*sellerLists, ask map[Sides][]string, gen uint64) {
 	// A seller's claims are settled as soon as its answer wins: a search waiting for its lists
 	// does not wait for the other sellers' holders too.
 	gathers := s.gatherSides(ctx, q, ask, func(sel string, f holderFlights) { lists[sel].settle(s.flights, f, true, gen) })
@@ -129,18 +129,26 @@ func (s *Search) gather(ctx context.Context, q trip.Query, want []string) (fromS
 			}
 		}
 	}
-	if got, ok := gathers[BothSides]; ok && len(ask[BothSides]) == len(lists) && len(fromSrc)+len(toDst) == 0 {
-		// None kept, none waited for: the gathered lists are the lists.
-		return got.fromSrc, got.toDst, got.outcome.Missing
-	}
 	s.awaitOthers(ctx, q, want, lists, gen)
+}
+
+// joinLists puts the lists of the sellers in want with both sides together, in want's order,
+// each side copied once into a list of exactly its size (the join reads them many times; a list
+// grown by appending holder after holder would be copied again at every doubling); missing is
+// the others, sorted, never nil.
+func joinLists(want []string, lists map[string]*sellerLists) (fromSrc, toDst []flight.Flight, missing []string) {
+	nSrc, nDst := 0, 0
 	missing = []string{}
 	for _, sel := range want {
-		switch l := lists[sel]; {
-		case l == nil:
-		case l.have != BothSides:
+		if l := lists[sel]; l.have == BothSides {
+			nSrc, nDst = nSrc+len(l.src), nDst+len(l.dst)
+		} else {
 			missing = append(missing, sel)
-		default:
+		}
+	}
+	fromSrc, toDst = make([]flight.Flight, 0, nSrc), make([]flight.Flight, 0, nDst)
+	for _, sel := range want {
+		if l := lists[sel]; l.have == BothSides {
 			fromSrc, toDst = append(fromSrc, l.src...), append(toDst, l.dst...)
 		}
 	}

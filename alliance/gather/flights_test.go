@@ -2,6 +2,7 @@ package gather
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -34,17 +35,26 @@ func holderAsk(has map[string][]string, paused ...string) askFunc {
 	}
 }
 
+// allFlights is every flight a gather kept, departures and arrivals, seller by seller in order.
+func allFlights(g gathered) (fromSrc, toDst []flight.Flight) {
+	for _, seller := range slices.Sorted(maps.Keys(g.bySeller)) {
+		fromSrc, toDst = append(fromSrc, g.bySeller[seller].src...), append(toDst, g.bySeller[seller].dst...)
+	}
+	return fromSrc, toDst
+}
+
 // answeredBy says which machine each seller's departures and arrivals came from; a seller with
 // flights from two machines, or a departure without its arrival, is reported as "mixed".
 func answeredBy(g gathered) map[string]string {
 	out := map[string]string{}
-	for _, f := range g.fromSrc {
+	fromSrc, toDst := allFlights(g)
+	for _, f := range fromSrc {
 		if m, ok := out[f.Seller]; ok && m != f.Src {
 			f.Src = "mixed"
 		}
 		out[f.Seller] = f.Src
 	}
-	for _, f := range g.toDst {
+	for _, f := range toDst {
 		if out[f.Seller] != f.Dst {
 			out[f.Seller] = "mixed"
 		}
@@ -53,7 +63,7 @@ func answeredBy(g gathered) map[string]string {
 }
 
 func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
-	var g gathered
+	g := gathered{bySeller: map[string]holderFlights{}}
 	won := hedge.Answer[holderFlights]{Target: "m1", Keys: []string{"LY", "UA"}, Covered: []string{"LY", "UA"}, Won: []string{"LY"},
 		Value: holderFlights{
 			src: []flight.Flight{{Seller: "LY", Number: "LY1", Src: "m1"}, {Seller: "UA", Number: "UA1", Src: "m1"}, {Seller: "LH", Number: "LH1", Src: "m1"}},
@@ -63,8 +73,8 @@ func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
 	late := won
 	late.Won = nil // UA was covered by another holder first; LY is this answer's
 	g.take(late)
-	if len(g.fromSrc) != 1 || g.fromSrc[0].Number != "LY1" || len(g.toDst) != 1 || g.toDst[0].Number != "LY2" {
-		t.Errorf("kept departures %v and arrivals %v; want LY's alone, once", g.fromSrc, g.toDst)
+	if fromSrc, toDst := allFlights(g); len(fromSrc) != 1 || fromSrc[0].Number != "LY1" || len(toDst) != 1 || toDst[0].Number != "LY2" {
+		t.Errorf("kept departures %v and arrivals %v; want LY's alone, once", fromSrc, toDst)
 	}
 }
 
@@ -85,8 +95,8 @@ func TestGatherFlightsGroupsSellersAndKeepsEachSellersFlights(t *testing.T) {
 			t.Errorf("%s: told %+v as it won, gathered %+v", seller, w, f)
 		}
 	}
-	if len(got.fromSrc) != 3 || len(got.toDst) != 3 || !slices.Equal(got.outcome.Missing, []string{"AF"}) || got.outcome.Hedged != 0 {
-		t.Errorf("%d departures, %d arrivals, missing %v, hedged %d", len(got.fromSrc), len(got.toDst), got.outcome.Missing, got.outcome.Hedged)
+	if fromSrc, toDst := allFlights(got); len(fromSrc) != 3 || len(toDst) != 3 || !slices.Equal(got.outcome.Missing, []string{"AF"}) || got.outcome.Hedged != 0 {
+		t.Errorf("%d departures, %d arrivals, missing %v, hedged %d", len(fromSrc), len(toDst), got.outcome.Missing, got.outcome.Hedged)
 	}
 }
 
@@ -99,8 +109,8 @@ func TestGatherFlightsHedgesAfterTheDelay(t *testing.T) {
 		if took := time.Since(start); took != delay {
 			t.Errorf("answered after %v; the second holder must be asked after the hedge delay %v", took, delay)
 		}
-		if by := answeredBy(got); by["LY"] != "m2" || got.outcome.Hedged != 1 || len(got.fromSrc) != 1 {
-			t.Errorf("LY from %q after %d hedges, %d departures; want m2's one after one hedge", by["LY"], got.outcome.Hedged, len(got.fromSrc))
+		if by, fromSrc := answeredBy(got), got.bySeller["LY"].src; by["LY"] != "m2" || got.outcome.Hedged != 1 || len(fromSrc) != 1 {
+			t.Errorf("LY from %q after %d hedges, %d departures; want m2's one after one hedge", by["LY"], got.outcome.Hedged, len(fromSrc))
 		}
 	})
 }
