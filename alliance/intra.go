@@ -144,14 +144,23 @@ func relevantArgs(date string, sellers []string, airports ...string) (flight.Dat
 // localRelevant is the lookup behind getRelevantFlightsBySrc/ByDst on this machine's copies.
 func (m *Machine) localRelevant(airport string, d flight.Date, sellers []string,
 	index func(*flight.Seller, string, flight.Date) []flight.Flight) (flights []flight.Flight, covered []string) {
-	covered = []string{}
-	for _, sel := range m.store.served(sellers) {
+	served := m.store.served(sellers)
+	covered = make([]string, 0, len(served))
+	for _, sel := range served {
 		covered = append(covered, sel.Code())
+	}
+	return relevantOf(served, airport, d, index), covered
+}
+
+// relevantOf is the flights of the sellers' copies at airport on d, as index finds them.
+func relevantOf(served []*flight.Seller, airport string, d flight.Date,
+	index func(*flight.Seller, string, flight.Date) []flight.Flight) (flights []flight.Flight) {
+	for _, sel := range served {
 		if list := index(sel, airport, d); flights == nil {
 			flights = list // the caller's (see flight.Seller.BySrc): one seller's is not copied again
 		} else {
 			flights = append(flights, list...)
 		}
 	}
-	return flights, covered
+	return flights
 }

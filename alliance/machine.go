@@ -95,7 +95,6 @@ func New(cfg Config) (*Machine, error) {
 		keys:    newKeys(cfg.Alliance),
 		store:   newStore(brought),
 		metrics: newMetrics(),
-		catalog: newCatalog(),
 		seats:   ledger.NewSeats(cfg.Alliance),
 		holds:   ledger.NewHolds(cfg.Alliance),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
@@ -114,6 +113,7 @@ func New(cfg Config) (*Machine, error) {
 	m.search = search
 	m.cfg.Member.OnRemoval = chainRemoval(m.metrics.countRemoval, cfg.Member.OnRemoval)
 	m.view = newView(m.log, search.Purge)
+	m.catalog = newCatalog(search.Purge)
 	m.published.roles = map[string]placement.Role{}
 	m.ledger = ledger.New(cfg.Alliance, func() *clientv3.Client { return m.member.Load().Client() }, time.Now)
 	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.readyToBook)

@@ -46,17 +46,17 @@ func (a searchAlliance) Candidates(seller string) []string {
 func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	m := a.m
 	if machine == m.cfg.Name {
-		srcCovered, dstCovered := sellers, sellers
+		// Both sides from the same copies, taken once: a copy committed between two lookups
+		// would give one side of the old version and the other of the new.
+		served := m.store.served(sellers)
+		for _, sel := range served {
+			covered = append(covered, sel.Code())
+		}
 		if sides&gather.FromSrc != 0 {
-			src, srcCovered = m.localRelevant(q.Src, q.Date, sellers, (*flight.Seller).BySrc)
+			src = relevantOf(served, q.Src, q.Date, (*flight.Seller).BySrc)
 		}
 		if sides&gather.ToDst != 0 {
-			dst, dstCovered = m.localRelevant(q.Dst, q.Date, sellers, (*flight.Seller).ByDst)
-		}
-		for _, s := range sellers {
-			if slices.Contains(srcCovered, s) && slices.Contains(dstCovered, s) {
-				covered = append(covered, s)
-			}
+			dst = relevantOf(served, q.Dst, q.Date, (*flight.Seller).ByDst)
 		}
 		return src, dst, covered
 	}
@@ -78,18 +78,17 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	return src, dst, covered
 }
 
-// knownSellers is every seller of the alliance: in its catalog, seen held, or brought by this
-// machine, sorted.
+// knownSellers is every seller of the alliance: in its catalog, seen held, brought by this
+// machine or by a joining one, sorted. A joiner records its sellers in the catalog before its
+// machine entry, but the catalog and the machines are watched apart: a search that saw the
+// joiner's entry (its caches emptied) must not answer without the sellers it brings, as if
+// complete, because the catalog's news is late.
 func (m *Machine) knownSellers() []string {
 	set := map[string]bool{}
-	for _, s := range m.store.broughtCodes() {
-		set[s] = true
-	}
-	for _, s := range m.catalog.list() {
-		set[s] = true
-	}
-	for _, s := range m.view.everHeld() {
-		set[s] = true
+	for _, list := range [][]string{m.store.broughtCodes(), m.catalog.list(), m.view.everHeld(), m.view.brought()} {
+		for _, s := range list {
+			set[s] = true
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }

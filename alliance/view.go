@@ -23,6 +23,7 @@ type viewState struct {
 	created       map[string]int64    // create revision of each live entry: a new incarnation is a new member
 	membershipRev int64               // revision of the latest join, failure or leave announcement
 	lastHolders   map[string][]string // seller → the machines that held it the last time any did
+	held          map[string]bool     // the sellers some live machine holds now (as primary or backup)
 	versions      map[string]string   // seller → data version, as the holders publish it
 	everListed    bool                // the folder has been listed before
 	relisted      bool                // listed again after the watch lost its place: ask for a new round
@@ -30,8 +31,9 @@ type viewState struct {
 
 // newView returns an empty view. onDataChange is called — outside the view's lock, after the
 // change is applied — whenever what a search answers may have changed: a machine joins (or comes
-// back as a new incarnation), a machine's assignment changes, a seller's data version changes, or
-// the folder is listed again. log hears of malformed entries.
+// back as a new incarnation), a machine's assignment or the version of a copy it holds changes,
+// a seller loses its last live holder, or the folder is listed again. log hears of malformed
+// entries.
 func newView(log *slog.Logger, onDataChange func()) *view {
 	initial := viewState{
 		machines:    map[string]machineEntry{},
@@ -74,7 +76,12 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 			s.membershipRev = ev.Revision
 		}
 		assignmentChanged := !slices.Equal(old.Primaries, e.Primaries) || !slices.Equal(old.Backups, e.Backups)
-		dataChanged = newIncarnation || assignmentChanged
+		// A machine's own versions are compared, not the alliance's: of two holders that
+		// publish a seller's new version one after the other, the second would otherwise find
+		// the version already changed (by the first) and answers computed from its old copy in
+		// between would be kept.
+		versionsChanged := !maps.Equal(old.Versions, e.Versions)
+		dataChanged = newIncarnation || assignmentChanged || versionsChanged
 	case coord.EventDeleted:
 		if _, ok := s.machines[ev.Name]; !ok {
 			return false
@@ -111,8 +118,10 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 }
 
 // refreshHolders recomputes the last known holders and versions; it reports whether some
-// seller's data version changed.
-func (s *viewState) refreshHolders() (versionChanged bool) {
+// seller's data version changed, or some seller lost its last live holder (an answer kept from
+// before would show its flights as if a copy were still reachable; while one is, the cache is
+// kept: the backups hold the same data).
+func (s *viewState) refreshHolders() (changed bool) {
 	holders := map[string][]string{}
 	for _, name := range slices.Sorted(maps.Keys(s.machines)) {
 		e := s.machines[name]
@@ -124,10 +133,19 @@ func (s *viewState) refreshHolders() (versionChanged bool) {
 		}
 		for sel, ver := range e.Versions {
 			if old, ok := s.versions[sel]; ok && old != ver {
-				versionChanged = true
+				changed = true
 			}
 			s.versions[sel] = ver
 		}
+	}
+	for sel := range s.held {
+		if _, ok := holders[sel]; !ok {
+			changed = true
+		}
+	}
+	s.held = make(map[string]bool, len(holders))
+	for sel := range holders {
+		s.held[sel] = true
 	}
 	for sel, hs := range holders {
 		// Current holders first, then earlier ones that may still have the copy (a machine keeps
@@ -139,5 +157,5 @@ func (s *viewState) refreshHolders() (versionChanged bool) {
 		}
 		s.lastHolders[sel] = hs
 	}
-	return versionChanged
+	return changed
 }

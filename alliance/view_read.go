@@ -102,23 +102,43 @@ func (v *view) candidates(seller string) (out []string) {
 
 // candidatesFrom is candidates as machine self asks them: itself first when the view has it
 // hold seller now (as primary or backup: the same data, read without a call, encoding or
-// decoding), then the others in candidates' order. A machine that only held seller in an
-// earlier view (its copy may be of an older version, or dropped) keeps its place.
+// decoding) at the version the seller's primary publishes, then the others in candidates'
+// order. A machine that only held seller in an earlier view (its copy may be of an older
+// version, or dropped), or whose copy is of another version than the primary's (a new version
+// being taken up: the primary published it first), keeps its place.
 func (v *view) candidatesFrom(self, seller string) []string {
 	out := v.candidates(seller)
 	i := slices.Index(out, self)
 	if i <= 0 {
 		return out
 	}
-	holds := false
-	v.read(func(s *viewState) {
-		e, live := s.machines[self]
-		holds = live && (slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller))
-	})
-	if !holds {
+	current := false
+	v.read(func(s *viewState) { current = s.holdsCurrent(self, seller) })
+	if !current {
 		return out
 	}
 	return slices.Insert(slices.Delete(out, i, i+1), 0, self)
+}
+
+// holdsCurrent reports whether machine holds seller now, as primary, or as backup at the version
+// the seller's primary publishes (every machine that names itself primary, in a round's
+// passing; or with no primary live).
+func (s *viewState) holdsCurrent(machine, seller string) bool {
+	e, live := s.machines[machine]
+	switch {
+	case !live:
+		return false
+	case slices.Contains(e.Primaries, seller):
+		return true
+	case !slices.Contains(e.Backups, seller):
+		return false
+	}
+	for name, p := range s.machines {
+		if name != machine && slices.Contains(p.Primaries, seller) && p.Versions[seller] != e.Versions[seller] {
+			return false
+		}
+	}
+	return true
 }
 
 // zoneSpread orders names (sorted) to follow first: each next name is the first whose zone
@@ -162,4 +182,15 @@ func (v *view) heldByOthers(seller, self string) (held bool) {
 func (v *view) everHeld() (sellers []string) {
 	v.read(func(s *viewState) { sellers = slices.Sorted(maps.Keys(s.lastHolders)) })
 	return sellers
+}
+
+// brought returns the sellers the joining machines bring, sorted.
+func (v *view) brought() (sellers []string) {
+	v.read(func(s *viewState) {
+		for _, e := range s.machines {
+			sellers = append(sellers, e.Brings...)
+		}
+	})
+	slices.Sort(sellers)
+	return slices.Compact(sellers)
 }

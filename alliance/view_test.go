@@ -51,8 +51,9 @@ func TestViewMembershipRevisionMovesOnlyOnMembershipChanges(t *testing.T) {
 
 // TestViewDataChangesPurgeTheCache: the callback that purges the delegate's cache runs once for
 // every event that can change a search's answer — a listing, a join, a new incarnation, an
-// assignment or a data version published — and for nothing else; it runs outside the view's
-// lock (it reads the view).
+// assignment or a data version published, a seller's last live holder failing — and for nothing
+// else (a failure while a seller's backup lives: it holds the same data); it runs outside the
+// view's lock (it reads the view).
 func TestViewDataChangesPurgeTheCache(t *testing.T) {
 	purges := 0
 	var v *view
@@ -76,8 +77,11 @@ func TestViewDataChangesPurgeTheCache(t *testing.T) {
 		{"m2 publishes a new version of LY", entryEvent(t, coord.EventChanged, 16, 11,
 			machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}, Leaving: true}), true},
 		{"m1 restarts (a new incarnation)", entryEvent(t, coord.EventCreated, 17, 17, machineEntry{Name: "m1", Epoch: 1}), true},
-		{"m2 fails", coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 18}, false},
-		{"a relisting", coord.Event{Type: coord.EventResync, Revision: 19}, true},
+		{"m1 takes a backup of LY", entryEvent(t, coord.EventChanged, 18, 17,
+			machineEntry{Name: "m1", Epoch: 1, Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}), true},
+		{"m2 fails (m1 holds LY)", coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 19}, false},
+		{"m1 fails (LY's last holder)", coord.Event{Type: coord.EventDeleted, Name: "m1", Revision: 20}, true},
+		{"a relisting", coord.Event{Type: coord.EventResync, Revision: 21}, true},
 	}
 	for _, s := range steps {
 		before := purges
@@ -85,6 +89,48 @@ func TestViewDataChangesPurgeTheCache(t *testing.T) {
 		if got := purges - before; got != map[bool]int{true: 1, false: 0}[s.purge] {
 			t.Errorf("%s: %d purges, want purge=%v", s.what, got, s.purge)
 		}
+	}
+}
+
+// TestViewEachHolderTakingUpANewVersionPurges: the holders of a seller publish its new version one
+// after the other; each purges — answers computed in between from the second's old copy must
+// not outlive its taking up the new one.
+func TestViewEachHolderTakingUpANewVersionPurges(t *testing.T) {
+	purges := 0
+	v := newView(slog.New(slog.DiscardHandler), func() { purges++ })
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	for _, step := range []machineEntry{
+		{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}},
+		{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}},
+	} {
+		before := purges
+		v.apply(entryEvent(t, coord.EventChanged, 4, map[string]int64{"m1": 2, "m2": 3}[step.Name], step))
+		if purges != before+1 {
+			t.Errorf("%s publishes LY v2: %d purges, want 1", step.Name, purges-before)
+		}
+	}
+}
+
+// TestViewCandidatesFromABackupOfAnotherVersionKeepItsPlace: a backup whose copy is not of the
+// version the primary publishes (it has not taken up the new one yet) does not ask itself first.
+func TestViewCandidatesFromABackupOfAnotherVersionKeepItsPlace(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	if got := v.candidatesFrom("m1", "LY"); !slices.Equal(got, []string{"m2", "m1"}) {
+		t.Errorf("candidatesFrom(m1) with m1 at v1, the primary at v2 = %v, want [m2 m1]", got)
+	}
+	v.apply(entryEvent(t, coord.EventChanged, 4, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	if got := v.candidatesFrom("m1", "LY"); !slices.Equal(got, []string{"m1", "m2"}) {
+		t.Errorf("candidatesFrom(m1) once it took up v2 = %v, want [m1 m2]", got)
+	}
+	// With no primary live, a backup's copy is the one to read.
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 5})
+	if got := v.candidatesFrom("m1", "LY"); len(got) == 0 || got[0] != "m1" {
+		t.Errorf("candidatesFrom(m1) with no primary = %v, want m1 first", got)
 	}
 }
 
@@ -148,6 +194,9 @@ func TestViewCandidatesIncludeAJoinersOwnSellers(t *testing.T) {
 	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Brings: []string{"UA"}}))
 	if got := v.candidates("UA"); !slices.Equal(got, []string{"m2"}) {
 		t.Fatalf("candidates for a joiner's seller = %v, want [m2]", got)
+	}
+	if got := v.brought(); !slices.Equal(got, []string{"UA"}) {
+		t.Fatalf("sellers brought = %v, want [UA] (a search must know them before the catalog says so)", got)
 	}
 	v.apply(coord.Event{Type: coord.EventResync, Revision: 9, Children: nil})
 	if !v.takeRelisted() || v.takeRelisted() {
