@@ -17,8 +17,8 @@ func bigAnswer(n int) *soap.GetTripsResponse {
 	rng := rand.New(rand.NewPCG(1, 2))
 	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	sellers := []string{"LY", "UA", "LH", "AF", "BA"}
-	mk := func(src, dst string) soap.Leg {
-		dep := day.Add(time.Duration(rng.IntN(20*60)) * time.Minute)
+	mk := func(src, dst string, after time.Time) soap.Leg {
+		dep := after.Add(time.Duration(rng.IntN(4*60)) * time.Minute)
 		s := sellers[rng.IntN(len(sellers))]
 		return soap.Leg{Flight: fmt.Sprintf("%s%05d", s, rng.IntN(10000)), Seller: s, Alliance: "star", Src: src, Dst: dst,
 			Departure: dep.Format(time.RFC3339), Arrival: dep.Add(time.Duration(60+rng.IntN(600)) * time.Minute).Format(time.RFC3339),
@@ -28,9 +28,11 @@ func bigAnswer(n int) *soap.GetTripsResponse {
 	for i := range n {
 		var legs []soap.Leg
 		if i%3 == 0 {
-			legs = []soap.Leg{mk("TLV", "JFK")}
+			legs = []soap.Leg{mk("TLV", "JFK", day)}
 		} else {
-			legs = []soap.Leg{mk("TLV", "ATH"), mk("ATH", "JFK")}
+			first := mk("TLV", "ATH", day)
+			lands, _ := time.Parse(time.RFC3339, first.Arrival)
+			legs = []soap.Leg{first, mk("ATH", "JFK", lands)}
 		}
 		var c int64
 		for _, l := range legs {
@@ -54,6 +56,9 @@ func bigAnswer(n int) *soap.GetTripsResponse {
 // and encoding/json would.
 func BenchmarkAnswer2500(b *testing.B) {
 	answers := []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(2500)}}
+	if m := merge(tlvJFK, answers); !m.ans.Complete || len(m.window) != 2500 {
+		b.Fatalf("the answer merged to %d trips, complete %v: %+v", len(m.window), m.ans.Complete, m.ans.Alliances)
+	}
 	b.Run("server", func(b *testing.B) {
 		b.ReportAllocs()
 		var buf []byte
@@ -73,6 +78,9 @@ func BenchmarkAnswer2500(b *testing.B) {
 // BenchmarkEncodeAnswer2500 compares AppendJSON with encoding/json on an answer of 2,500 trips.
 func BenchmarkEncodeAnswer2500(b *testing.B) {
 	ans := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(2500)}})
+	if !ans.Complete || len(ans.Trips) != 2500 {
+		b.Fatalf("the answer merged to %d trips, complete %v: %+v", len(ans.Trips), ans.Complete, ans.Alliances)
+	}
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		var n int

@@ -128,7 +128,7 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		st.Error = "malformed answer: NotModified outside a conditional exchange"
 		return st, nil, 0
 	}
-	conv, err := newConverter(a.Alliance, a.Resp)
+	conv, err := newConverter(a.Alliance, q, a.Resp)
 	if err != nil {
 		st.Error = fmt.Sprintf("malformed answer: %v", err)
 		return st, nil, 0
@@ -145,6 +145,10 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 			continue
 		}
 		trips = append(trips, t)
+	}
+	if err := checkCut(q, a.Resp.Total, len(a.Resp.Trips), len(trips)); err != nil {
+		st.Error = fmt.Sprintf("malformed answer: %v", err)
+		return st, nil, 0
 	}
 	// A delegate sends its list in the asked order: checking costs a comparison a trip, and then
 	// the lists are merged rather than sorted. A whole list in another order is sorted here; the
@@ -166,6 +170,28 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 	// A delegate that does not count (Total 0) sent its whole list.
 	total := max(a.Resp.Total, len(a.Resp.Trips)) - (len(a.Resp.Trips) - len(trips))
 	return st, trips, total
+}
+
+// checkCut refuses a list cut short (fewer trips sent than its total) that cannot be the top of
+// the list the query asks for: some of its trips are not the query's (a delegate that did not
+// apply a filter: the top of its list is not the top of the query's), or it holds fewer than the
+// top asked (every trip to the end of the page; the whole list when no limit). Another
+// alliance's trips would fill the places of the missing ones, in an answer that looks complete.
+func checkCut(q Query, total, sent, kept int) error {
+	if sent >= total {
+		return nil // the whole list
+	}
+	if kept < sent {
+		return fmt.Errorf("the top %d of %d trips, %d of them not the query's (nonstop, max_price or servers not applied)", sent, total, sent-kept)
+	}
+	asked := total
+	if wanted := q.wanted(); wanted > 0 {
+		asked = min(total, wanted)
+	}
+	if sent < asked {
+		return fmt.Errorf("%d trips of %d, where the top %d were asked", sent, total, asked)
+	}
+	return nil
 }
 
 func inOrder(o Order, trips []trip) bool {

@@ -66,13 +66,14 @@ func (l *validLeg) appendJSON(dst []byte, alliance string) []byte {
 // then trip by trip, the legs of every trip cut from one slab.
 type converter struct {
 	alliance string
+	route    route       // what a trip of the query goes from, to and on
 	shared   []validLeg  // the answer's SharedLegs
 	inline   []validLeg  // the trips' own legs; capacity for all, so pointers into it stay valid
 	legs     []*validLeg // the trips' legs, each trip's a slice of it
 }
 
-func newConverter(alliance string, r *soap.GetTripsResponse) (*converter, error) {
-	c := &converter{alliance: alliance, shared: make([]validLeg, len(r.SharedLegs))}
+func newConverter(alliance string, q Query, r *soap.GetTripsResponse) (*converter, error) {
+	c := &converter{alliance: alliance, route: routeOf(q), shared: make([]validLeg, len(r.SharedLegs))}
 	for i := range r.SharedLegs {
 		l, err := newLeg(&r.SharedLegs[i], true)
 		if err != nil {
@@ -90,8 +91,8 @@ func newConverter(alliance string, r *soap.GetTripsResponse) (*converter, error)
 	return c, nil
 }
 
-// trip validates a trip of the answer — one or two valid legs, its own or shared (never both), a
-// price that is their sum — and decodes its sort keys.
+// trip validates a trip of the answer — one or two valid legs, its own or shared (never both),
+// a trip of the query (route.check), a price that is their sum — and decodes its sort keys.
 func (c *converter) trip(wt *soap.Trip) (trip, error) {
 	if len(wt.Legs) > 0 && len(wt.LegIndexes) > 0 {
 		return trip{}, fmt.Errorf("both Legs and LegIndexes")
@@ -117,6 +118,9 @@ func (c *converter) trip(wt *soap.Trip) (trip, error) {
 		c.legs = append(c.legs, &c.shared[k])
 	}
 	t := trip{price: wt.Price, legs: c.legs[first:len(c.legs):len(c.legs)], alliance: c.alliance}
+	if err := c.route.check(t.legs); err != nil {
+		return trip{}, err
+	}
 	for _, l := range t.legs {
 		t.cents += l.cents
 	}
@@ -131,4 +135,46 @@ func (c *converter) trip(wt *soap.Trip) (trip, error) {
 		}
 	}
 	return t, nil
+}
+
+// route is what every trip of a query must be: from src to dst, its legs departing on the date
+// (UTC), the second leaving from where the first lands (not src or dst: so never the same
+// flight twice), no earlier than it lands. A delegate's answer with another trip (a bug, or an
+// answer to another query) is refused, not shown as part of a complete answer.
+type route struct {
+	src, dst string
+	day      time.Time // the query's date, 00:00 UTC
+	ok       bool      // the date is one (ParseQuery checked it)
+}
+
+func routeOf(q Query) route {
+	day, err := time.Parse(time.DateOnly, q.Date)
+	return route{src: q.Src, dst: q.Dst, day: day, ok: err == nil}
+}
+
+func (r route) check(legs []*validLeg) error {
+	first, last := legs[0], legs[len(legs)-1]
+	switch {
+	case first.w.Src != r.src:
+		return fmt.Errorf("leaves from %q, not from the query's src %q", first.w.Src, r.src)
+	case last.w.Dst != r.dst:
+		return fmt.Errorf("lands at %q, not at the query's dst %q", last.w.Dst, r.dst)
+	}
+	for i, l := range legs {
+		if !r.ok || l.dep.Before(r.day) || !l.dep.Before(r.day.Add(24*time.Hour)) {
+			return fmt.Errorf("leg %d departs at %s, not on the query's date %s", i+1, l.w.Departure, r.day.Format(time.DateOnly))
+		}
+	}
+	if len(legs) == 2 {
+		stop := first.w.Dst
+		switch {
+		case legs[1].w.Src != stop:
+			return fmt.Errorf("leg 2 leaves from %q, not from %q where leg 1 lands", legs[1].w.Src, stop)
+		case stop == r.src || stop == r.dst:
+			return fmt.Errorf("connects at %q, the query's own src or dst", stop)
+		case legs[1].dep.Before(first.arr):
+			return fmt.Errorf("leg 2 departs before leg 1 lands")
+		}
+	}
+	return nil
 }

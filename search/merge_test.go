@@ -118,7 +118,14 @@ func TestMergeRefusesMalformedAnswers(t *testing.T) {
 		"price not a sum": wireTrip("9.00", leg("LY1", "TLV", "JFK", "01:00", "02:00", "1.00")),
 		"bad arrival":     {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Departure: "2026-12-01T01:00:00Z", Arrival: "tomorrow", Price: "1"}}},
 		"arrives before":  wireTrip("", leg("LY1", "TLV", "JFK", "05:00", "02:00", "1.00")),
-		"negative seats":  {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Departure: "2026-12-01T01:00:00Z", Arrival: "2026-12-01T02:00:00Z", Price: "1", Seats: -1}}},
+		"negative seats":  {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: "2026-12-01T01:00:00Z", Arrival: "2026-12-01T02:00:00Z", Price: "1", Seats: -1}}},
+		// Trips of another query: a delegate's bug, or an answer to another search.
+		"from elsewhere":   wireTrip("", leg("LY1", "CDG", "JFK", "01:00", "02:00", "1.00")),
+		"to elsewhere":     wireTrip("", leg("LY1", "TLV", "LHR", "01:00", "02:00", "1.00")),
+		"on another day":   {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: "2026-12-02T01:00:00Z", Arrival: "2026-12-02T02:00:00Z", Price: "1"}}},
+		"not connecting":   wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "02:00", "1"), leg("LY2", "ROM", "JFK", "03:00", "04:00", "1")),
+		"via src":          wireTrip("", leg("LY1", "TLV", "TLV", "01:00", "02:00", "1"), leg("LY2", "TLV", "JFK", "03:00", "04:00", "1")),
+		"leaves too early": wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "03:00", "1"), leg("LY2", "ATH", "JFK", "02:00", "04:00", "1")),
 	} {
 		good := wireTrip("1.00", leg("LY9", "TLV", "JFK", "01:00", "02:00", "1.00"))
 		a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{good, bad}}}})
@@ -142,6 +149,8 @@ func TestMergeRefusesMalformedSharedLegs(t *testing.T) {
 		"negative index":     {[]soap.Leg{one}, soap.Trip{LegIndexes: []int{0, -1}}, "malformed answer: trip 2: leg 2: LegIndexes -1"},
 		"both forms":         {[]soap.Leg{one}, soap.Trip{Legs: []soap.Leg{one}, LegIndexes: []int{0}}, "malformed answer: trip 2: both Legs and LegIndexes"},
 		"three shared legs":  {[]soap.Leg{one}, soap.Trip{LegIndexes: []int{0, 0, 0}}, "malformed answer: trip 2: 3 legs"},
+		"one leg twice": {[]soap.Leg{one, leg("LY5", "TLV", "TLV", "01:00", "02:00", "1.00")}, soap.Trip{LegIndexes: []int{1, 1}},
+			"malformed answer: trip 2: "},
 		"bad shared leg": {[]soap.Leg{one, leg("LY2", "TLV", "JFK", "05:00", "02:00", "1.00")}, soap.Trip{LegIndexes: []int{0}},
 			"malformed answer: shared leg 2: "},
 	} {

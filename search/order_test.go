@@ -53,10 +53,13 @@ func flightPool(rng *rand.Rand, n int) []flight.Flight {
 	seen := map[flight.Key]bool{}
 	var pool []flight.Flight
 	for len(pool) < n {
+		// Directs TLV→JFK and first legs TLV→ATH leave in the first hour and land within the
+		// second; second legs ATH→JFK leave in the third: every first and second connect.
+		r := routes[rng.IntN(len(routes))]
 		f := flight.Flight{
 			Seller: []string{"LY", "UA", "LH"}[rng.IntN(3)],
 			Number: fmt.Sprintf("F%d", rng.IntN(4)),
-			Src:    "TLV", Dst: "JFK",
+			Src:    r.src, Dst: r.dst,
 			Price: flight.Cents(50 * rng.IntN(3)),
 			Seats: rng.IntN(3),
 		}
@@ -64,21 +67,36 @@ func flightPool(rng *rand.Rand, n int) []flight.Flight {
 			continue
 		}
 		seen[f.Key()] = true
-		f.Departure = day.Add(time.Duration(rng.IntN(3)) * 30 * time.Minute)
+		f.Departure = day.Add(r.from + time.Duration(rng.IntN(3))*30*time.Minute)
 		f.Arrival = f.Departure.Add(time.Duration(1+rng.IntN(2)) * 30 * time.Minute)
 		pool = append(pool, f)
 	}
 	return pool
 }
 
-// randomAirlineTrips makes up to n distinct trips of one or two flights of pool.
+// routes are the flights of flightPool: TLV→JFK directs, and connections at ATH.
+var routes = []struct {
+	src, dst string
+	from     time.Duration // the earliest departure, into the day
+}{{"TLV", "JFK", 0}, {"TLV", "ATH", 0}, {"ATH", "JFK", 2 * time.Hour}}
+
+// randomAirlineTrips makes up to n distinct trips TLV→JFK of pool: directs, and connections at ATH.
 func randomAirlineTrips(rng *rand.Rand, pool []flight.Flight, n int) []airtrip.Trip {
+	from := func(src, dst string) []flight.Flight {
+		return slices.DeleteFunc(slices.Clone(pool), func(f flight.Flight) bool { return f.Src != src || f.Dst != dst })
+	}
+	directs, firsts, seconds := from("TLV", "JFK"), from("TLV", "ATH"), from("ATH", "JFK")
 	seen := map[string]bool{}
 	var out []airtrip.Trip
 	for range n {
-		legs := []flight.Flight{pool[rng.IntN(len(pool))]}
-		if rng.IntN(2) == 0 {
-			legs = append(legs, pool[rng.IntN(len(pool))])
+		var legs []flight.Flight
+		switch {
+		case rng.IntN(2) == 0 && len(firsts) > 0 && len(seconds) > 0:
+			legs = []flight.Flight{firsts[rng.IntN(len(firsts))], seconds[rng.IntN(len(seconds))]}
+		case len(directs) > 0:
+			legs = []flight.Flight{directs[rng.IntN(len(directs))]}
+		default:
+			continue
 		}
 		id := tripID(legs)
 		if seen[id] {
@@ -113,9 +131,14 @@ func toWire(t airtrip.Trip, alliance string) soap.Trip {
 	return w
 }
 
-// convertTrip validates one trip with its legs inline, as mergeOne does.
+// convertTrip validates one trip with its legs inline, as mergeOne does, for the query it is a
+// trip of.
 func convertTrip(alliance string, wt *soap.Trip) (trip, error) {
-	c, err := newConverter(alliance, &soap.GetTripsResponse{Trips: []soap.Trip{*wt}})
+	var q Query
+	if n := len(wt.Legs); n > 0 {
+		q = Query{Src: wt.Legs[0].Src, Dst: wt.Legs[n-1].Dst, Date: wt.Legs[0].Departure[:min(10, len(wt.Legs[0].Departure))]}
+	}
+	c, err := newConverter(alliance, q, &soap.GetTripsResponse{Trips: []soap.Trip{*wt}})
 	if err != nil {
 		return trip{}, err
 	}

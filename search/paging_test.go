@@ -196,17 +196,54 @@ func TestTotalIsTheSumOfTheAlliances(t *testing.T) {
 	q.Sellers = []string{"LY", "AF"}
 	q.Limit = 2
 	a := Merge(q, []DelegateAnswer{
-		{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 120, Trips: []soap.Trip{
+		{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 2, Trips: []soap.Trip{
 			wireTrip("1.00", leg("LY001", "TLV", "JFK", "01:00", "02:00", "1.00")),
 			wireTrip("2.00", leg("UA001", "TLV", "JFK", "01:00", "02:00", "2.00")), // not in servers=LY,AF
 		}}},
 		{Alliance: "sky", Resp: &soap.GetTripsResponse{MissingSellers: []string{"KL"}, Total: 30, Trips: []soap.Trip{
 			wireTrip("1.50", leg("AF001", "TLV", "JFK", "01:00", "02:00", "1.50")),
+			wireTrip("1.60", leg("AF002", "TLV", "JFK", "01:00", "02:00", "1.60")),
 		}}},
 		{Alliance: "down", Err: fmt.Errorf("delegate did not answer")},
 	})
-	if a.Total != 149 || a.Complete || !slices.Equal(flightsOf(a), []string{"LY001", "AF001"}) {
-		t.Fatalf("total %d, complete %v, trips %v; want 149, false, [LY001 AF001]", a.Total, a.Complete, flightsOf(a))
+	if a.Total != 31 || a.Complete || !slices.Equal(flightsOf(a), []string{"LY001", "AF001"}) {
+		t.Fatalf("total %d, complete %v, trips %v; want 31, false, [LY001 AF001]", a.Total, a.Complete, flightsOf(a))
+	}
+}
+
+// TestACutListThatIsNotTheTopIsRefused: a list cut short (fewer trips than its Total) is the top
+// of the alliance's list only if every trip is the query's and it holds the top asked; else the
+// trips after it, never sent, could belong on the page, and another alliance's would take their
+// places in an answer that looks complete. Such an alliance is an error, and the answer
+// incomplete.
+func TestACutListThatIsNotTheTopIsRefused(t *testing.T) {
+	sky := DelegateAnswer{Alliance: "sky", Resp: &soap.GetTripsResponse{Complete: true, Total: 1, Trips: []soap.Trip{
+		wireTrip("3.00", leg("AF001", "TLV", "JFK", "01:00", "02:00", "3.00")),
+	}}}
+	for _, tc := range []struct {
+		what  string
+		q     Query
+		trips []soap.Trip
+		total int
+	}{
+		{"a connection in the top 2 of a nonstop search", Query{Nonstop: true, Limit: 2}, []soap.Trip{
+			wireTrip("1.00", leg("LY001", "TLV", "JFK", "01:00", "02:00", "1.00")),
+			wireTrip("1.50", leg("LY002", "TLV", "FRA", "01:00", "02:00", "1.00"), leg("LY003", "FRA", "JFK", "03:00", "04:00", "0.50")),
+		}, 3},
+		{"one trip of the top 2 asked, of 5", Query{Limit: 2}, []soap.Trip{
+			wireTrip("1.00", leg("LY001", "TLV", "JFK", "01:00", "02:00", "1.00")),
+		}, 5},
+		{"one trip of a whole list of 5", Query{}, []soap.Trip{
+			wireTrip("1.00", leg("LY001", "TLV", "JFK", "01:00", "02:00", "1.00")),
+		}, 5},
+	} {
+		q := tc.q
+		q.Src, q.Dst, q.Date = "TLV", "JFK", "2026-12-01"
+		a := Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: tc.total, Trips: tc.trips}}, sky})
+		i := slices.IndexFunc(a.Alliances, func(st AllianceStatus) bool { return st.Name == "star" })
+		if a.Complete || i < 0 || a.Alliances[i].Error == "" || !slices.Equal(flightsOf(a), []string{"AF001"}) {
+			t.Errorf("%s: complete %v, alliances %+v, trips %v; want incomplete, an error for star, sky's trip alone", tc.what, a.Complete, a.Alliances, flightsOf(a))
+		}
 	}
 }
 
