@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -184,9 +183,9 @@ func cutLast(s, sep string) (before, after string, found bool) {
 // seatsQuery validates the query of GET /Services/FlightsSearch/seats: alliance, seller and
 // flight, each once, nothing else.
 func seatsQuery(raw string) (alliance, seller, flight string, err error) {
-	v, err := url.ParseQuery(raw)
+	v, err := parseRawQuery(raw)
 	if err != nil {
-		return "", "", "", inputErr("query string", "%v", err)
+		return "", "", "", err
 	}
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		switch {

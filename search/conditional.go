@@ -66,7 +66,8 @@ func queryKey(q Query) string {
 }
 
 // current reports whether every alliance said its part of kept is current; a NotModified
-// naming an ETag other than the one asked about makes that alliance's answer an error.
+// naming an ETag other than the one asked about, or not complete (the kept part was, and a
+// delegate says NotModified only to a complete one), makes that alliance's answer an error.
 func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
 	all := found && len(answers) == len(kept.etags)
 	for i, a := range answers {
@@ -74,9 +75,14 @@ func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
 			all = false
 			continue
 		}
+		var wrong string
 		if want, ok := kept.etags[a.Alliance]; !ok || a.Resp.ETag != want {
-			answers[i] = DelegateAnswer{Alliance: a.Alliance, Err: fmt.Errorf(
-				"malformed answer: NotModified for ETag %q, not the one asked about", a.Resp.ETag)}
+			wrong = fmt.Sprintf("NotModified for ETag %q, not the one asked about", a.Resp.ETag)
+		} else if !a.Resp.Complete || len(a.Resp.MissingSellers) > 0 {
+			wrong = fmt.Sprintf("NotModified, but not complete (missing %v)", a.Resp.MissingSellers)
+		}
+		if wrong != "" {
+			answers[i] = DelegateAnswer{Alliance: a.Alliance, Err: fmt.Errorf("malformed answer: %s", wrong)}
 			all = false
 		}
 	}

@@ -18,6 +18,7 @@ type etagDelegate struct {
 	mu          sync.Mutex
 	resp        soap.GetTripsResponse
 	lie         bool
+	missing     []string // said with a NotModified (a delegate should not: its part is then not current)
 	asked       []string // the IfNoneMatch of every request
 	notModified int
 }
@@ -38,7 +39,7 @@ func (d *etagDelegate) GetTrips(_ context.Context, req soap.GetTripsRequest) (*s
 		if d.lie {
 			etag = "made-up"
 		}
-		return &soap.GetTripsResponse{Alliance: d.resp.Alliance, Complete: true, ETag: etag, NotModified: true}, nil
+		return &soap.GetTripsResponse{Alliance: d.resp.Alliance, Complete: len(d.missing) == 0, MissingSellers: d.missing, ETag: etag, NotModified: true}, nil
 	}
 	r := d.resp
 	return &r, nil
@@ -91,6 +92,20 @@ func TestANotModifiedForAnotherETagIsNotTrusted(t *testing.T) {
 	code, body := s.searchBody(t, query)
 	if code != http.StatusOK || !containsAll(body, `"complete":false`, "NotModified") {
 		t.Errorf("a NotModified for another ETag: %d %s; want an incomplete answer naming it, never the kept trips", code, body)
+	}
+}
+
+// TestAnIncompleteNotModifiedIsNotTrusted: the kept part was complete; a NotModified that says
+// sellers are missing cannot mean it is current, and the kept trips are not sent as complete.
+func TestAnIncompleteNotModifiedIsNotTrusted(t *testing.T) {
+	d := &etagDelegate{}
+	d.set(starTrips, "e1")
+	s := newEtagServer(t, d, 0)
+	s.searchBody(t, query)
+	d.missing = []string{"UA"}
+	code, body := s.searchBody(t, query)
+	if code != http.StatusOK || !containsAll(body, `"complete":false`, "not complete") {
+		t.Errorf("an incomplete NotModified: %d %s; want an incomplete answer naming it, never the kept trips as complete", code, body)
 	}
 }
 

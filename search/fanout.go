@@ -72,6 +72,13 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 		ctx, cancel := context.WithDeadline(ctx, deadline)
 		defer cancel()
 		resp, err := s.ask(ctx, reg.Name, uri, req)
+		if err == nil && resp.Alliance != "" && resp.Alliance != reg.Name {
+			// Another alliance's machine at an address this one registered (an alternate's port
+			// taken since): its trips are not this alliance's.
+			err = fmt.Errorf("malformed answer from %s: alliance %q, not %q", uri, resp.Alliance, reg.Name)
+			s.countError(reg.Name, uri, reasonMalformed, err)
+			resp = nil
+		}
 		if err == nil && resp.Complete {
 			return delegateReply{resp, nil}, keys
 		}
@@ -150,7 +157,15 @@ func (s *Server) ask(ctx context.Context, alliance, uri string, req soap.GetTrip
 	}
 	done := make(chan result, 1)
 	go func() {
+		defer func() { // a Delegate's panic (its decoding of a bad answer, say) fails this call only
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("malformed answer: the call panicked: %v", p)}
+			}
+		}()
 		resp, err := d.GetTrips(ctx, req)
+		if err == nil && resp == nil {
+			err = errors.New("malformed answer: no response")
+		}
 		done <- result{resp, err}
 	}()
 	var r result

@@ -145,3 +145,55 @@ func TestRegisterRefusesBadAlternates(t *testing.T) {
 		t.Fatalf("registrations: %+v", regs)
 	}
 }
+
+// An answer that says it is another alliance's (a machine of another alliance now at an address
+// this one registered) is not this alliance's: its alternate is asked, and with none the
+// alliance is an error.
+func TestAnotherAlliancesAnswerIsNotThisAlliances(t *testing.T) {
+	oneworld := starTrips
+	oneworld.Alliance = "oneworld"
+	impostor := startDelegate(t, answer(oneworld))
+	own := starTrips
+	own.Alliance = "star"
+	alt := startDelegate(t, answer(own))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute})
+	ts.registerWithAlternates(t, "star", impostor.URI, alt.URI)
+	if a := ts.search(t, query); !a.Complete || len(a.Trips) != len(starTrips.Trips) || alt.calls.Load() != 1 {
+		t.Fatalf("with another alliance's answer first and this one's alternate: %+v (the alternate asked %d times)", a, alt.calls.Load())
+	}
+	ts.register(t, "star", impostor.URI)
+	a := ts.search(t, query)
+	if st, _ := status(a, "star"); a.Complete || len(a.Trips) != 0 || !strings.Contains(st.Error, `alliance "oneworld", not "star"`) {
+		t.Fatalf("with another alliance's answer alone: %+v", a)
+	}
+}
+
+// panicking is a Delegate whose call panics (a client's decoding of a bad answer, say).
+type panicking struct{}
+
+func (panicking) GetTrips(context.Context, soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	panic("decoding went wrong")
+}
+
+// A delegate's call that panics fails that alliance's part only: the search server answers, and
+// goes on answering.
+func TestAPanickingDelegateCallFailsItsAllianceOnly(t *testing.T) {
+	sky := startDelegate(t, answer(skyTrips))
+	soapDial := SOAPDial(time.Minute)
+	dial := func(uri string) (Delegate, error) {
+		if strings.Contains(uri, "panics") {
+			return panicking{}, nil
+		}
+		return soapDial(uri)
+	}
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute, Dial: dial})
+	ts.register(t, "sky", sky.URI)
+	ts.register(t, "star", "http://panics.example/soap")
+	for range 2 {
+		a := ts.search(t, query)
+		st, _ := status(a, "star")
+		if a.Complete || len(a.Trips) != len(skyTrips.Trips) || !strings.Contains(st.Error, "panicked") {
+			t.Fatalf("with a panicking delegate call: %+v", a)
+		}
+	}
+}

@@ -157,9 +157,9 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q, err := url.ParseQuery(r.URL.RawQuery)
+	q, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("query string: %v", err))
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(q)) {

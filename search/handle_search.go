@@ -2,19 +2,18 @@ package search
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 )
 
 // handleSearch answers GET /Services/FlightsSearch/flight.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// r.URL.Query() silently drops malformed pairs ("servers=LY;UA" would vanish and widen the
-	// search), so the raw query is parsed strictly.
-	v, err := url.ParseQuery(r.URL.RawQuery)
+	// search), so the raw query is parsed strictly (parseRawQuery: the error names the pair's
+	// parameter).
+	v, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("query string: %v", err))
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	q, err := ParseQuery(v)

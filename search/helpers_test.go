@@ -169,7 +169,7 @@ func eventually(t testing.TB, within time.Duration, what string, cond func() boo
 }
 
 var (
-	starTrips = soap.GetTripsResponse{Alliance: "whatever", Complete: true, Trips: []soap.Trip{
+	starTrips = soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{
 		wireTrip("512.00", leg("LY001", "TLV", "JFK", "08:00", "19:10", "512.00")),
 		wireTrip("430.00", leg("LY007", "TLV", "ATH", "06:00", "08:00", "130.00"), leg("UA220", "ATH", "JFK", "09:30", "20:00", "300.00")),
 	}}

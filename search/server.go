@@ -178,11 +178,12 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		Handler:           s.handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      max(s.cfg.DelegateTimeout, s.cfg.BookingTimeout) + 10*time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// A search may wait its turn, then ask twice (conditionally, then in full: inFull).
+		WriteTimeout:   max(s.cfg.QueueTimeout+2*s.cfg.DelegateTimeout, s.cfg.BookingTimeout) + 10*time.Second,
+		IdleTimeout:    60 * time.Second,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:    func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
 	if s.cfg.TLS != nil {

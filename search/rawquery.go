@@ -1,0 +1,33 @@
+package search
+
+import (
+	"net/url"
+	"strings"
+)
+
+// parseRawQuery is url.ParseQuery (the same pairs, the same strictness: a semicolon is no
+// separator, a bad escape no value) whose errors name the parameter they are in, as every other
+// answer to bad input does; url.ParseQuery's name none ("invalid semicolon separator in query").
+func parseRawQuery(raw string) (url.Values, error) {
+	v := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(key)
+		if err != nil {
+			return nil, inputErr("query string", "parameter name %q: %v", clip(key), err)
+		}
+		if strings.Contains(pair, ";") {
+			return nil, inputErr(name, "%q holds a semicolon: parameters are separated by &", clip(pair))
+		}
+		if value, err = url.QueryUnescape(value); err != nil {
+			return nil, inputErr(name, "%v", err)
+		}
+		v[name] = append(v[name], value)
+	}
+	return v, nil
+}
