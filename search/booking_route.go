@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"flightalliance/soap"
@@ -50,7 +51,9 @@ func (s *Server) registration(name string) (Registration, bool) {
 // no answer within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
 // outcome unknown: the next machine, running the same request with the same key, settles it) —
 // a machine cut off from the others must not stop a booking the rest of the alliance can take.
-// The idempotency key makes that safe for a reserve, and cancel and confirm are idempotent.
+// The idempotency key makes that safe for a reserve, and cancel and confirm are idempotent. When
+// a machine may have run the request without saying whether it did, the answer says the outcome
+// is unknown, whatever the machines after it said (an "unavailable" speaks for its own machine).
 // Everything within BookingTimeout. Sequential, never hedged: two machines working on one
 // booking at once would only contend.
 func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registration,
@@ -59,7 +62,11 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.BookingTimeout)
 	defer cancel()
 	var errs []string
-	var noQuorum *bookingFailure // the last "unavailable" or "outcome unknown" answer
+	var unavailable, unknown *bookingFailure // the last "unavailable" and "outcome unknown" answers
+	// ambiguous: some machine may have run the request without saying whether it did (no answer
+	// in time, a connection lost after the request went out, a Server fault without a kind). A
+	// later machine's "unavailable" then says nothing about the earlier one's doing.
+	ambiguous := false
 	targets := reg.targets()
 	for i, uri := range targets {
 		if ctx.Err() != nil {
@@ -84,14 +91,19 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			return v, nil
 		}
 		if f := s.refusal(reg.Name, op, err); f != nil {
-			if kind := soap.FaultKind(err); kind != soap.KindUnavailable && kind != soap.KindUnknown {
+			switch soap.FaultKind(err) {
+			case soap.KindUnavailable:
+				unavailable = f
+			case soap.KindUnknown:
+				unknown = f
+			default:
 				return zero, f
 			}
-			noQuorum = f
 			s.countError(reg.Name, uri, reasonFault, err)
 			errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
 			continue
 		}
+		ambiguous = ambiguous || !errors.Is(err, syscall.ECONNREFUSED)
 		reason := reasonTransport
 		switch {
 		case isFault(err):
@@ -106,8 +118,15 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 		s.countError(reg.Name, uri, reason, err)
 		errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
 	}
-	if noQuorum != nil {
-		return zero, noQuorum
+	switch {
+	case unknown != nil:
+		return zero, unknown
+	case unavailable != nil && ambiguous:
+		return zero, &bookingFailure{http.StatusServiceUnavailable, fmt.Sprintf(
+			"alliance %s cannot take bookings now: %s; but an earlier machine gave no answer, so the outcome is unknown: %s",
+			reg.Name, strings.Join(errs, "; "), op.advice)}
+	case unavailable != nil:
+		return zero, unavailable
 	}
 	what := fmt.Sprintf("no machine of alliance %s answered (%d asked)", reg.Name, len(errs))
 	if len(errs) < len(targets) {

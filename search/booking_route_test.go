@@ -119,6 +119,34 @@ func TestBookingFailsOverOnServerFaultAndTransportError(t *testing.T) {
 	}
 }
 
+// A machine that may have run the request without saying whether it did (outcome unknown, no
+// answer in time) is not forgotten when a later one says it cannot take bookings: the answer is
+// "outcome unknown, retry with the same key", never "nothing was changed".
+func TestBookingOutcomeUnknownIsNotHiddenByALaterUnavailable(t *testing.T) {
+	unavailable := func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		return nil, soap.KindFault(soap.KindUnavailable, "no quorum")
+	}
+	paused := hang[*soap.ReserveResponse](t)
+	for _, c := range []struct {
+		what  string
+		first func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error)
+	}{
+		{"outcome unknown", func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+			return nil, soap.KindFault(soap.KindUnknown, "the commit timed out")
+		}},
+		{"no answer in time", func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) { return paused() }},
+	} {
+		m1, m2 := newMachine("m1"), newMachine("m2")
+		m1.reserve, m2.reserve = c.first, unavailable
+		ts := startAlliance(t, Config{DelegateTimeout: 100 * time.Millisecond}, m1, m2)
+		code, b := ts.book(t, "k", goodBooking)
+		msg := errorOf(t, b)
+		if code != http.StatusServiceUnavailable || !strings.Contains(msg, "same Idempotency-Key") || strings.Contains(msg, "nothing was changed") {
+			t.Errorf("%s, then unavailable: %d %q; want 503 saying to retry with the same key, never that nothing was changed", c.what, code, msg)
+		}
+	}
+}
+
 func TestBookingTimeoutBoundsTheWholeRequest(t *testing.T) {
 	m1, m2 := newMachine("m1"), newMachine("m2")
 	paused := hang[*soap.ReserveResponse](t)
