@@ -208,3 +208,34 @@ func TestEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPriceRefusesABookingAboveWhatCanBeShown: a price per seat times the seats above
+// MaxPrice (int64 would overflow long after) is refused before anything is booked, naming seats;
+// one at the limit is taken.
+func TestCheckPriceRefusesABookingAboveWhatCanBeShown(t *testing.T) {
+	leg := func(price flight.Cents) flight.Flight {
+		return flight.Flight{Number: "LY1", Seller: "LY", Price: price}
+	}
+	for _, c := range []struct {
+		legs  []flight.Flight
+		seats int
+		field string // "" when allowed
+	}{
+		{[]flight.Flight{leg(100)}, 1000, ""},
+		{[]flight.Flight{leg(MaxPrice / 2), leg(MaxPrice / 2)}, 1, ""},
+		{[]flight.Flight{leg(MaxPrice/2 + 1), leg(MaxPrice / 2)}, 1, "legs"},
+		{[]flight.Flight{leg(600_000_000_000_000)}, 2, "seats"},    // 6e12 a seat, twice: above 2^50 cents
+		{[]flight.Flight{leg(99_999_999_999_999_999)}, 93, "legs"}, // would overflow int64
+		{[]flight.Flight{leg(MaxPrice / 1000)}, 1000, ""},
+		{[]flight.Flight{leg(MaxPrice/1000 + 1)}, 1000, "seats"},
+	} {
+		err := CheckPrice(c.legs, c.seats)
+		var fe *FieldError
+		switch {
+		case c.field == "" && err != nil:
+			t.Errorf("%v × %d: %v, want allowed", c.legs, c.seats, err)
+		case c.field != "" && (!errors.As(err, &fe) || fe.Field != c.field):
+			t.Errorf("%v × %d: %v, want a FieldError on %s", c.legs, c.seats, err, c.field)
+		}
+	}
+}

@@ -34,6 +34,26 @@ func Decide(legs []flight.Flight, booked Counts, seats int) (Counts, error) {
 	return next, nil
 }
 
+// MaxPrice is the most a booking may cost, in cents: what the search server shows of a price
+// (search/price.go's maxCents), far below int64's end.
+const MaxPrice flight.Cents = 1 << 50
+
+// CheckPrice refuses seats on legs whose price would pass MaxPrice (a booking committed and then
+// answered as malformed by the search server, at every retry): a *FieldError on "seats".
+func CheckPrice(legs []flight.Flight, seats int) error {
+	var each flight.Cents
+	for _, f := range legs {
+		if f.Price < 0 || f.Price > MaxPrice || each+f.Price > MaxPrice {
+			return fieldErr("legs", "a price above %s", MaxPrice)
+		}
+		each += f.Price
+	}
+	if seats > 0 && each > MaxPrice/flight.Cents(seats) {
+		return fieldErr("seats", "%d seats at %s cost more than a booking may (%s)", seats, each, MaxPrice)
+	}
+	return nil
+}
+
 // Release gives a booking's seats back: the new counts of its legs' flights.
 func Release(r Record, booked Counts) Counts {
 	next := Counts{}

@@ -143,6 +143,22 @@ func TestLedgerIdempotent(t *testing.T) {
 	if n := l.mustBooked(t, f); n != 2 {
 		t.Errorf("counter %d, want 2", n)
 	}
+	// A retry whose flights cannot be found now (their holders unreachable) gets the booking
+	// the key made, not the lookup's error ("nothing was booked"); another request under the key
+	// is still refused.
+	unreachable := func(context.Context) ([]flight.Flight, error) { return nil, errors.New("no holder of LY answered") }
+	again, _, created, err = l.reserve(ctx, req, unreachable)
+	if err != nil || created || again.ID != first.ID {
+		t.Errorf("retry while the flights cannot be found: %s created=%v err=%v; want %s", again.ID, created, err, first.ID)
+	}
+	if _, _, _, err := l.reserve(ctx, other, unreachable); !errors.Is(err, ErrKeyReused) {
+		t.Errorf("same key, other request, flights not found: %v", err)
+	}
+	fresh := req
+	fresh.Key = "never-used"
+	if _, _, _, err := l.reserve(ctx, fresh, unreachable); err == nil || errors.Is(err, ErrKeyReused) {
+		t.Errorf("a new key whose flights cannot be found: %v, want the lookup's error", err)
+	}
 }
 
 // TestLedgerCancelConfirmExpire walks a hold and a booking through their endings: each gives its

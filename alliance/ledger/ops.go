@@ -39,6 +39,9 @@ func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(con
 	legs, err := find(ctx)
 	reading.Wait()
 	if err != nil {
+		if r, ok, rerr := l.replay(ctx, keyHash, fingerprint); ok || rerr != nil {
+			return r, nil, false, rerr
+		}
 		return rec, nil, false, err
 	}
 	if found := flightKeys(legs); !slices.Equal(found, flights) {
@@ -91,6 +94,27 @@ func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(con
 		return committed, nil
 	})
 	return rec, booked, created, err
+}
+
+// replay is the booking an earlier request with the key made (ok), read linearizably, for a
+// retry whose flights cannot be found now (their holders unreachable, the seller's data
+// changed): the key booked, and its retry gets that booking back rather than find's error
+// ("nothing was booked"). ErrKeyReused when the key was used for another request. Not ok, and
+// no error, when the key has made nothing or its record cannot be read now (find's error
+// stands).
+func (l *Ledger) replay(ctx context.Context, keyHash, fingerprint string) (booking.Record, bool, error) {
+	s, err := l.read(ctx, true, keyHash, nil)
+	if err != nil || s.idem == nil {
+		return booking.Record{}, false, nil
+	}
+	if s.idem.Fingerprint != fingerprint {
+		return booking.Record{}, true, ErrKeyReused
+	}
+	r, _, err := l.get(ctx, true, s.idem.BookingID)
+	if err != nil {
+		return booking.Record{}, false, nil
+	}
+	return r, true, nil
 }
 
 // inHand is a snapshot the next step may decide from without reading: read ahead from this

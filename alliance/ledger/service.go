@@ -70,7 +70,10 @@ func (s *Service) Reserve(ctx context.Context, r booking.Request) (Reserved, err
 		if err != nil {
 			return nil, err
 		}
-		return legs, booking.CheckTrip(legs, s.minConnection)
+		if err := booking.CheckTrip(legs, s.minConnection); err != nil {
+			return legs, err
+		}
+		return legs, booking.CheckPrice(legs, r.Seats)
 	})
 	return Reserved{Record: rec, Booked: booked, Created: created}, err
 }
