@@ -39,7 +39,8 @@ func Decide(legs []flight.Flight, booked Counts, seats int) (Counts, error) {
 const MaxPrice flight.Cents = 1 << 50
 
 // CheckPrice refuses seats on legs whose price would pass MaxPrice (a booking committed and then
-// answered as malformed by the search server, at every retry): a *FieldError on "seats".
+// answered as malformed by the search server, at every retry): a *FieldError on "legs" when a
+// seat alone would, else on "seats".
 func CheckPrice(legs []flight.Flight, seats int) error {
 	var each flight.Cents
 	for _, f := range legs {
