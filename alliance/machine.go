@@ -96,7 +96,7 @@ func New(cfg Config) (*Machine, error) {
 		store:   newStore(brought),
 		metrics: newMetrics(),
 		seats:   ledger.NewSeats(cfg.Alliance),
-		holds:   ledger.NewHolds(cfg.Alliance),
+		holds:   ledger.NewHolds(cfg.Alliance, time.Now),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
@@ -116,7 +116,7 @@ func New(cfg Config) (*Machine, error) {
 	m.catalog = newCatalog(search.Purge)
 	m.published.roles = map[string]placement.Role{}
 	m.ledger = ledger.New(cfg.Alliance, func() *clientv3.Client { return m.member.Load().Client() }, time.Now)
-	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.readyToBook)
+	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.holds, m.readyToBook)
 	return m, nil
 }
 

@@ -84,13 +84,17 @@ func Cancel(r Record) Ending {
 	return Keep
 }
 
-// ConfirmAt decides a confirmation at now: a hold before its expiry is confirmed; a confirmed
-// booking answers as it is; a cancelled or expired one, or a hold past its expiry, is refused.
-func ConfirmAt(r Record, now time.Time) (Ending, error) {
+// ConfirmAt decides a confirmation at now, r's expiry read on the same clock.
+func ConfirmAt(r Record, now time.Time) (Ending, error) { return Confirming(r, Due(r, now)) }
+
+// Confirming decides a confirmation of r, which has expired or not (a hold that fell due on the
+// deciding machine's clock): a hold before its expiry is confirmed; a confirmed booking answers
+// as it is; a cancelled or expired one, or a hold past its expiry, is refused.
+func Confirming(r Record, expired bool) (Ending, error) {
 	switch {
 	case r.Status == Confirmed:
 		return Keep, nil
-	case r.Status == Held && now.Before(r.ExpiresAt):
+	case r.Status == Held && !expired:
 		return Confirm, nil
 	case r.Status == Held:
 		return ExpireNow, &ConflictError{Reason: fmt.Sprintf("booking %s expired at %s: its hold was not confirmed in time", r.ID, r.ExpiresAt.Format(time.RFC3339))}

@@ -22,6 +22,14 @@ import (
 // testLedger is a ledger over a real one-member etcd cluster.
 func testLedger(t *testing.T) *Ledger {
 	t.Helper()
+	l, _ := testLedgerMember(t)
+	return l
+}
+
+// testLedgerMember starts a one-member etcd for a test and returns the ledger of alliance
+// "star" over it, and the member.
+func testLedgerMember(t *testing.T) (*Ledger, *coord.Member) {
+	t.Helper()
 	addrs, err := freeport.Addrs(2, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -32,13 +40,27 @@ func testLedger(t *testing.T) *Ledger {
 	m, err := coord.Start(ctx, coord.Config{
 		Name: "m1", DataDir: filepath.Join(t.TempDir(), "m1"), PeerURL: peer, ClientURL: client,
 		InitialCluster: "m1=" + peer, ClusterToken: "ledger-test", UnsafeNoFsync: true,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), EtcdLogLevel: "fatal",
+		Logger: testLog(), EtcdLogLevel: "fatal",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	return New("star", func() *clientv3.Client { return m.Client() }, time.Now)
+	return New("star", func() *clientv3.Client { return m.Client() }, time.Now), m
+}
+
+func testLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// waitFor waits until ok, failing the test after within.
+func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func testFlight(number string, seats int, dep time.Time, src, dst string) flight.Flight {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
@@ -79,7 +78,7 @@ func (l *Ledger) reserve(ctx context.Context, req booking.Request, find func(con
 			clientv3.OpPut(l.keys.booking(r.ID), mustJSON(r)),
 			clientv3.OpPut(idemKey, mustJSON(booking.Idempotency{BookingID: r.ID, Fingerprint: fingerprint})))
 		if r.Status == booking.Held {
-			puts = append(puts, clientv3.OpPut(l.keys.hold(r.ID), r.ExpiresAt.Format(time.RFC3339Nano)))
+			puts = append(puts, clientv3.OpPut(l.keys.hold(r.ID), holdValue(r, req.Hold)))
 		}
 		resp, err := l.write(ctx, cmps, puts, l.snapshotOps(keyHash, flights)...)
 		if err != nil {

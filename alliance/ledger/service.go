@@ -34,13 +34,15 @@ type Service struct {
 	alliance      string
 	minConnection time.Duration
 	flights       FlightFinder
+	holds         *Holds      // when holds fall due, on this machine's clock
 	ready         func() bool // the machine has read the alliance's state
 }
 
-// NewService returns the booking service of alliance over l; ready reports whether this machine
-// has read the alliance's state (until then every request is refused as unavailable).
-func NewService(l *Ledger, alliance string, minConnection time.Duration, flights FlightFinder, ready func() bool) *Service {
-	return &Service{ledger: l, alliance: alliance, minConnection: minConnection, flights: flights, ready: ready}
+// NewService returns the booking service of alliance over l; holds tells when holds fall due;
+// ready reports whether this machine has read the alliance's state (until then every request is
+// refused as unavailable).
+func NewService(l *Ledger, alliance string, minConnection time.Duration, flights FlightFinder, holds *Holds, ready func() bool) *Service {
+	return &Service{ledger: l, alliance: alliance, minConnection: minConnection, flights: flights, holds: holds, ready: ready}
 }
 
 // Reserved is what a reservation came to: the booking, the counters of its legs as it left them
@@ -86,10 +88,11 @@ func (s *Service) Cancel(ctx context.Context, id string) (booking.Record, error)
 	})
 }
 
-// Confirm makes a hold before its expiry a confirmed booking.
+// Confirm makes a hold before its expiry a confirmed booking: before it falls due on this
+// machine's clock (Holds.Expired).
 func (s *Service) Confirm(ctx context.Context, id string) (booking.Record, error) {
 	return s.end(ctx, id, func(r booking.Record) (booking.Ending, string, error) {
-		ending, err := booking.ConfirmAt(r, s.ledger.now())
+		ending, err := booking.Confirming(r, s.holds.Expired(r, s.ledger.now()))
 		return ending, booking.Expired, err
 	})
 }

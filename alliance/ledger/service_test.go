@@ -44,7 +44,7 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	ua := testFlight("UA123", 5, dep.Add(30*time.Minute), "FRA", "JFK") // too short a connection
 	flights := fakeFlights{flights: map[flight.Key]flight.Flight{ly.Key(): ly, ua.Key(): ua}, silent: map[string]bool{}}
 	ready := false
-	s := NewService(l, "star", time.Hour, flights, func() bool { return ready })
+	s := NewService(l, "star", time.Hour, flights, NewHolds("star", time.Now), func() bool { return ready })
 	ctx := ctxFor(t)
 	one := func(seller, number string) booking.Request {
 		return booking.Request{Alliance: "star", Legs: []booking.LegRef{{Seller: seller, Flight: number}}, Seats: 1, Key: "k-" + number}
@@ -151,7 +151,7 @@ func TestServiceAsksEachSellerOnceAtOnce(t *testing.T) {
 		{"one seller", []booking.LegRef{{Seller: "LY", Flight: "LY001"}, {Seller: "LY", Flight: "LY002"}}, []string{"LY LY001,LY002"}},
 	} {
 		flights := &meetingFlights{fakeFlights: data, want: len(c.asked), met: make(chan struct{})}
-		s := NewService(l, "star", time.Hour, flights, func() bool { return true })
+		s := NewService(l, "star", time.Hour, flights, NewHolds("star", time.Now), func() bool { return true })
 		res, err := s.Reserve(ctxFor(t), booking.Request{Alliance: "star", Legs: c.legs, Seats: 1, Key: c.name})
 		if err != nil || !res.Created {
 			t.Fatalf("%s: %+v %v", c.name, res, err)

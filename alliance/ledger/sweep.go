@@ -80,7 +80,7 @@ func NewSweep(l *Ledger, holds *Holds, rank func() int, log *slog.Logger, onExpi
 			t := time.NewTimer(d)
 			return t.C, t.Stop
 		},
-		release: func(ctx context.Context, id string) { l.expireHold(ctx, id, log, onExpired) },
+		release: func(ctx context.Context, id string) { l.expireHold(ctx, id, holds, log, onExpired) },
 	}
 }
 
@@ -104,13 +104,14 @@ func (s *Sweep) Run(ctx context.Context) {
 	}
 }
 
-// expireHold releases one hold if it is due; a hold confirmed or cancelled meanwhile is left.
-func (l *Ledger) expireHold(ctx context.Context, id string, log *slog.Logger, onExpired func()) {
+// expireHold releases one hold if it is due on this machine's clock (holds.Expired); a hold
+// confirmed or cancelled meanwhile is left.
+func (l *Ledger) expireHold(ctx context.Context, id string, holds *Holds, log *slog.Logger, onExpired func()) {
 	ctx, cancel := context.WithTimeout(ctx, Budget)
 	defer cancel()
 	now := l.now()
 	rec, err := l.end(ctx, id, func(r booking.Record) (booking.Ending, string, error) {
-		if booking.Due(r, now) {
+		if holds.Expired(r, now) {
 			return booking.Free, booking.Expired, nil
 		}
 		return booking.Keep, "", nil

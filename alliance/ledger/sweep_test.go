@@ -66,7 +66,7 @@ func (c *fakeClock) after(d time.Duration) (<-chan time.Time, func() bool) {
 // due, sleeps until the next expiry, wakes on a timer or on a change of the open holds, and ends
 // with its context.
 func TestSweepRun(t *testing.T) {
-	holds := NewHolds("star")
+	holds := NewHolds("star", time.Now)
 	holds.mirror.Apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{
 		{Name: "star.due", Value: []byte(t0.Add(-time.Second).Format(time.RFC3339Nano))},
 		{Name: "star.later", Value: []byte(t0.Add(time.Minute).Format(time.RFC3339Nano))},
