@@ -56,8 +56,7 @@ run: build
 # search load for $(CHAOS), then heal and check; then $(CHAOS) of bookings by concurrent clients
 # on a 3-machine alliance under the same kinds of faults, the history checked for
 # linearizability with porcupine. FA_CHAOS_SEED=N replays a run's fault sequence; the search half
-# runs with CHAOS_REPLICAS copies of every seller (3: not one answer may be incomplete — issue 23
-# leaves this open: pauses and partitions still cost about 2 % of answers).
+# runs with CHAOS_REPLICAS copies of every seller (3: not one answer may be incomplete).
 chaos: build
 	FA_CHAOS=$(CHAOS) FA_CHAOS_REPLICAS=$(CHAOS_REPLICAS) FA_CHAOS_STRICT=1 $(GO) test -count=1 -timeout 60m -run 'TestChaos$$' -v ./integration/
 	FA_BOOKING_CHAOS=$(CHAOS) $(GO) test -count=1 -timeout 60m -run 'TestBookingsLinearizable$$' -v ./integration/
