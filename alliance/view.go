@@ -21,6 +21,7 @@ type view struct {
 type viewState struct {
 	machines      map[string]machineEntry
 	created       map[string]int64    // create revision of each live entry: a new incarnation is a new member
+	modified      map[string]int64    // revision of each live entry's last publish
 	membershipRev int64               // revision of the latest join, failure or leave announcement
 	lastHolders   map[string][]string // seller → the machines that held it the last time any did
 	held          map[string]bool     // the sellers some live machine holds now (as primary or backup)
@@ -38,6 +39,7 @@ func newView(log *slog.Logger, onDataChange func()) *view {
 	initial := viewState{
 		machines:    map[string]machineEntry{},
 		created:     map[string]int64{},
+		modified:    map[string]int64{},
 		lastHolders: map[string][]string{},
 		versions:    map[string]string{},
 	}
@@ -72,6 +74,7 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 		newIncarnation := !existed || s.created[ev.Name] != ev.Stat.CreateRevision
 		s.machines[ev.Name] = e
 		s.created[ev.Name] = ev.Stat.CreateRevision
+		s.modified[ev.Name] = ev.Stat.ModRevision
 		if newIncarnation || old.Leaving != e.Leaving || old.Epoch != e.Epoch {
 			s.membershipRev = ev.Revision
 		}
@@ -88,12 +91,14 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 		}
 		delete(s.machines, ev.Name)
 		delete(s.created, ev.Name)
+		delete(s.modified, ev.Name)
 		s.membershipRev = ev.Revision
 	case coord.EventResync:
 		// A fresh listing (at start, or after the watch lost its place to a compaction): it
 		// replaces the view and counts as a membership change.
 		s.machines = map[string]machineEntry{}
 		s.created = map[string]int64{}
+		s.modified = map[string]int64{}
 		// After a compaction the watch re-lists: the changes it missed (a failure, a leave, an
 		// epoch bump) cannot be dated, so this machine may name the next round differently from
 		// the others. It asks for a new round, which every machine then names the same.
@@ -107,6 +112,7 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 			}
 			s.machines[c.Name] = e
 			s.created[c.Name] = c.Stat.CreateRevision
+			s.modified[c.Name] = c.Stat.ModRevision
 			s.membershipRev = max(s.membershipRev, c.Stat.CreateRevision)
 		}
 		dataChanged = true

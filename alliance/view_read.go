@@ -60,10 +60,14 @@ func (v *view) url(name string) (url string, ok bool) {
 }
 
 // candidates lists, for one seller, the machines to ask in order: its holders in the current view
-// (primary first, then its backups, each next one from a zone the list has not reached yet where
-// there is one, by name otherwise — so a hedge goes to another zone first), then machines that held it in an earlier view and are still live — during a
-// rebalancing the old holder keeps its copy until the new one is published — then a joiner that
-// brings it and whose round has not committed yet.
+// at the seller's current version (primary first, then its backups, each next one from a zone
+// the list has not reached yet where there is one, by name otherwise — so a hedge goes to another
+// zone first), then its holders at another version, then machines that held it in an earlier
+// view and are still live — during a rebalancing the old holder keeps its copy until the new one
+// is published — then a joiner that brings it and whose round has not committed yet. The current
+// version is the one the last primary to publish names (currentVersion): while a seller's data
+// is replaced, the old primary's entry may still name it primary, at the old version, until its
+// own publish lands, and it is asked only when no holder of the new version answers.
 func (v *view) candidates(seller string) (out []string) {
 	v.read(func(s *viewState) {
 		seen := map[string]bool{}
@@ -73,19 +77,31 @@ func (v *view) candidates(seller string) (out []string) {
 				out = append(out, name)
 			}
 		}
+		current, known := s.currentVersion(seller)
+		atCurrent := func(name string) bool {
+			ver, has := s.machines[name].Versions[seller]
+			return !known || !has || ver == current
+		}
 		names := slices.Sorted(maps.Keys(s.machines))
+		var primaries, backups, others []string
 		for _, name := range names {
-			if slices.Contains(s.machines[name].Primaries, seller) {
-				add(name)
+			e := s.machines[name]
+			switch {
+			case slices.Contains(e.Primaries, seller) && atCurrent(name):
+				primaries = append(primaries, name)
+			case slices.Contains(e.Backups, seller) && atCurrent(name):
+				backups = append(backups, name)
+			case slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller):
+				others = append(others, name)
 			}
 		}
-		var backups []string
-		for _, name := range names {
-			if slices.Contains(s.machines[name].Backups, seller) {
-				backups = append(backups, name)
-			}
+		for _, name := range primaries {
+			add(name)
 		}
 		for _, name := range zoneSpread(out, backups, func(n string) string { return s.machines[n].zone() }) {
+			add(name)
+		}
+		for _, name := range others {
 			add(name)
 		}
 		for _, name := range s.lastHolders[seller] {
@@ -100,12 +116,29 @@ func (v *view) candidates(seller string) (out []string) {
 	return out
 }
 
+// currentVersion is seller's version as the machine that last published itself its primary
+// names it; not known when no live machine names itself primary with a version.
+func (s *viewState) currentVersion(seller string) (version string, known bool) {
+	var newest int64
+	for name, e := range s.machines {
+		ver, has := e.Versions[seller]
+		if !has || !slices.Contains(e.Primaries, seller) {
+			continue
+		}
+		if rev := s.modified[name]; !known || rev > newest || rev == newest && ver < version {
+			version, newest, known = ver, rev, true
+		}
+	}
+	return version, known
+}
+
 // candidatesFrom is candidates as machine self asks them: itself first when the view has it
 // hold seller now (as primary or backup: the same data, read without a call, encoding or
-// decoding) at the version the seller's primary publishes, then the others in candidates'
-// order. A machine that only held seller in an earlier view (its copy may be of an older
-// version, or dropped), or whose copy is of another version than the primary's (a new version
-// being taken up: the primary published it first), keeps its place.
+// decoding) at the seller's current version, then the others in candidates' order. A machine
+// that only held seller in an earlier view (its copy may be of an older version, or dropped), or
+// whose copy is of another version than the current one (a new version being taken up: the
+// primary published it first; or given away with its old data, its publish not landed yet),
+// keeps its place.
 func (v *view) candidatesFrom(self, seller string) []string {
 	out := v.candidates(seller)
 	i := slices.Index(out, self)
@@ -120,25 +153,16 @@ func (v *view) candidatesFrom(self, seller string) []string {
 	return slices.Insert(slices.Delete(out, i, i+1), 0, self)
 }
 
-// holdsCurrent reports whether machine holds seller now, as primary, or as backup at the version
-// the seller's primary publishes (every machine that names itself primary, in a round's
-// passing; or with no primary live).
+// holdsCurrent reports whether machine holds seller now, as primary or backup, at the seller's
+// current version (currentVersion; any, when no primary names one).
 func (s *viewState) holdsCurrent(machine, seller string) bool {
 	e, live := s.machines[machine]
-	switch {
-	case !live:
-		return false
-	case slices.Contains(e.Primaries, seller):
-		return true
-	case !slices.Contains(e.Backups, seller):
+	if !live || !slices.Contains(e.Primaries, seller) && !slices.Contains(e.Backups, seller) {
 		return false
 	}
-	for name, p := range s.machines {
-		if name != machine && slices.Contains(p.Primaries, seller) && p.Versions[seller] != e.Versions[seller] {
-			return false
-		}
-	}
-	return true
+	current, known := s.currentVersion(seller)
+	ver, has := e.Versions[seller]
+	return !known || !has || ver == current
 }
 
 // zoneSpread orders names (sorted) to follow first: each next name is the first whose zone

@@ -203,3 +203,44 @@ func TestViewCandidatesIncludeAJoinersOwnSellers(t *testing.T) {
 		t.Fatal("a re-listing after the watch lost its place must be reported once")
 	}
 }
+
+// TestViewCandidatesWhileASellersDataIsReplaced: d brings LY's new data (v2) and becomes its
+// primary; b takes up v2; a, the old primary, has given LY away but its publish has not landed,
+// so its entry still names it LY's primary at v1. The holders of v2 are asked first — a reads
+// itself last, though it names itself primary — and a only when neither answers.
+func TestViewCandidatesWhileASellersDataIsReplaced(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 13, 13, machineEntry{Name: "d", Brings: []string{"LY"}}))
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b", "d"}) {
+		t.Fatalf("before the round: %v, want [a b d]", got)
+	}
+	v.apply(entryEvent(t, coord.EventChanged, 14, 13, machineEntry{Name: "d", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"d", "a", "b"}) {
+		t.Errorf("d published v2, b not yet: %v, want [d a b] (d's version is current; a and b are at another)", got)
+	}
+	v.apply(entryEvent(t, coord.EventChanged, 15, 12, machineEntry{Name: "b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	for _, tc := range []struct {
+		self string
+		want []string
+	}{
+		{"", []string{"d", "b", "a"}},
+		{"a", []string{"d", "b", "a"}},
+		{"b", []string{"b", "d", "a"}},
+		{"d", []string{"d", "b", "a"}},
+	} {
+		got := v.candidates("LY")
+		if tc.self != "" {
+			got = v.candidatesFrom(tc.self, "LY")
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("b took up v2, a not published: candidatesFrom(%q) = %v, want %v", tc.self, got, tc.want)
+		}
+	}
+	v.apply(entryEvent(t, coord.EventChanged, 16, 11, machineEntry{Name: "a"}))
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"d", "b", "a"}) {
+		t.Errorf("a published: %v, want [d b a] (a as an earlier holder, last)", got)
+	}
+}

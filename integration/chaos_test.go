@@ -89,6 +89,7 @@ func TestChaos(t *testing.T) {
 		for _, n := range slices.Sorted(maps.Keys(unhealthy)) {
 			if unhealthy[n] == "recovering" {
 				if a.backInAlliance(n, unhealthy) {
+					t.Logf("%s back %s", clock(time.Now()), n)
 					delete(unhealthy, n)
 				}
 				continue
@@ -104,6 +105,7 @@ func TestChaos(t *testing.T) {
 			case "partition":
 				a.heal(n)
 			}
+			t.Logf("%s undo %s %s", clock(time.Now()), unhealthy[n], n)
 			unhealthy[n] = "recovering"
 		}
 		if len(unhealthy) >= 2 {
@@ -146,7 +148,7 @@ func TestChaos(t *testing.T) {
 				label += "-delegate"
 			}
 			faults = append(faults, chaosFault{at: time.Now(), kind: label, machine: victim})
-			t.Logf("%s %s", label, victim)
+			t.Logf("%s %s %s", clock(time.Now()), label, victim)
 		}
 	}
 	timed := load.finish() // the sender and every search it started
@@ -215,10 +217,10 @@ func reportChaos(t *testing.T, faults []chaosFault, answers []chaosAnswer) map[c
 	for _, ans := range answers {
 		count[ans.outcome]++
 		if ans.outcome == answerIncomplete && count[answerIncomplete] <= 3 {
-			t.Logf("incomplete at %s: %s", ans.at.Format("15:04:05.000"), ans.detail)
+			t.Logf("incomplete at %s: %s", clock(ans.at), ans.detail)
 		}
 		if ans.outcome == answerWrong || ans.outcome == answerError {
-			t.Errorf("at %s: %v", ans.at.Format("15:04:05.000"), ans.detail)
+			t.Errorf("at %s: %v", clock(ans.at), ans.detail)
 		}
 	}
 	t.Logf("answers: %d complete and correct, %d incomplete (flagged), %d wrong, %d errors",
@@ -293,3 +295,6 @@ func (a *testAlliance) backInAlliance(n string, unhealthy map[string]string) boo
 	}
 	return false
 }
+
+// clock is an instant as the chaos log writes it (the machines' logs are in UTC).
+func clock(at time.Time) string { return at.UTC().Format("15:04:05.000") }
