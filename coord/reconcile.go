@@ -27,7 +27,10 @@ import (
 //     retried on the next pass).
 //
 // A member that becomes leader starts its reachability clock afresh, so a
-// dead member is removed a full grace period after the leader first saw it.
+// dead member is removed a full grace period after the leader first saw it;
+// so does a leader whose reconciler did not run for a while (maxIdle: this
+// process was paused, or starved), since the members were not watched
+// meanwhile.
 // Why a member is judged unreachable — its probe's error — is logged when it
 // starts failing (at most once per grace, see unreachables.observe), and goes
 // into the removal's log line and record (see Removal).
@@ -51,9 +54,19 @@ func (m *Member) reconcile(ctx context.Context) {
 			reach.reset()
 			continue
 		}
+		if idle, fresh := reach.resume(time.Now(), maxIdle(period)); fresh {
+			m.log.Info("coord reconciler did not run for a while (this process was paused or starved): its reachability clocks start afresh",
+				"idle", idle.Round(time.Millisecond))
+		}
 		m.reconcileOnce(ctx, probe, reach)
+		reach.ran(time.Now())
 	}
 }
+
+// maxIdle is the longest a leader's reconciler may go between passes (from the end of one to the
+// start of the next; a pass's probes may take long) and still count the time as watched: two
+// ticks and a second of scheduling.
+func maxIdle(period time.Duration) time.Duration { return 2*period + time.Second }
 
 // reconcileOnce is one pass of the leader's reconciler; probe asks a member's peer URLs whether
 // it is there (probePeer).

@@ -6,7 +6,8 @@ import "time"
 // when each has not answered a probe, the last probe error, and when that error was last
 // logged. It is a pure value (the caller passes the clock), owned by the reconciler goroutine.
 type unreachables struct {
-	m map[uint64]*reach
+	m       map[uint64]*reach
+	lastRan time.Time // when the reconciler's last pass ended
 }
 
 type reach struct {
@@ -65,4 +66,22 @@ func (u *unreachables) keep(present map[uint64]bool) {
 }
 
 // reset forgets everything: a member that becomes leader starts its clocks afresh.
-func (u *unreachables) reset() { clear(u.m) }
+func (u *unreachables) reset() { clear(u.m); u.lastRan = time.Time{} }
+
+// resume is called as a pass begins at now: when the last pass ended more than maxGap before
+// (this process was paused, or starved of CPU), every clock starts afresh and resume reports
+// how long the reconciler did not run. The members were not watched meanwhile: time this
+// process did not run is no evidence that they were down — a leader resumed after a pause
+// longer than the grace would otherwise remove, at its first failed probe, a member that had
+// been unreachable for a moment.
+func (u *unreachables) resume(now time.Time, maxGap time.Duration) (idle time.Duration, fresh bool) {
+	if u.lastRan.IsZero() || now.Sub(u.lastRan) <= maxGap {
+		return 0, false
+	}
+	idle = now.Sub(u.lastRan)
+	clear(u.m)
+	return idle, true
+}
+
+// ran records that a pass ended at now.
+func (u *unreachables) ran(now time.Time) { u.lastRan = now }

@@ -68,3 +68,41 @@ func TestUnreachablesClocks(t *testing.T) {
 		t.Fatalf("after a reset, down for %v, want 1s since the leader first saw it", d)
 	}
 }
+
+// TestUnreachablesAfterAPause: passes a period apart keep the clocks; a pass that begins longer
+// than maxGap after the last one ended (the leader was paused, or starved) starts them afresh,
+// so a member that fails its first probe after the pause is not down for the pause's length.
+func TestUnreachablesAfterAPause(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	const period, grace = time.Second, 5 * time.Second
+	u := newUnreachables()
+	at := t0
+	for range 3 {
+		if _, fresh := u.resume(at, maxIdle(period)); fresh {
+			t.Fatalf("passes a period apart start afresh at %v", at.Sub(t0))
+		}
+		u.observe(7, at, nil, grace)
+		u.ran(at.Add(100 * time.Millisecond))
+		at = at.Add(period)
+	}
+	// m7 fails at a pass; the next passes come on time: its clock runs.
+	u.resume(at, maxIdle(period))
+	u.observe(7, at, errors.New("refused"), grace)
+	u.ran(at)
+	if d := u.downFor(7, at.Add(period)); d != period+period {
+		t.Fatalf("down for %v after a pass on time, want %v since it was last seen", d, 2*period)
+	}
+	// The leader is paused for 8 s; at its first pass after, m7 fails once.
+	resumed := at.Add(8 * time.Second)
+	idle, fresh := u.resume(resumed, maxIdle(period))
+	if !fresh || idle != 8*time.Second {
+		t.Fatalf("after an 8 s pause: fresh %v, idle %v", fresh, idle)
+	}
+	u.observe(7, resumed, errors.New("refused"), grace)
+	if d := u.downFor(7, resumed); d > grace {
+		t.Fatalf("down for %v at the first probe after the pause: it would be removed without a grace", d)
+	}
+	if d := u.downFor(7, resumed.Add(grace+time.Second)); d != grace+time.Second {
+		t.Fatalf("down for %v a grace after the pause, want %v", d, grace+time.Second)
+	}
+}
