@@ -66,6 +66,9 @@ func TestParseCSVRefusesBadFiles(t *testing.T) {
 			"f.csv:4: flight: LY001 repeats the flight number of line 2"},
 		{"two sellers", header + ok + "UA1,UA,TLV,JFK,2026-12-02T08:00:00Z,2026-12-02T19:10:00Z,1.00,1\n",
 			"f.csv:3: seller: UA differs from seller LY of line 2"},
+		{"fraction of a second", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00.5Z,2026-12-01T19:10:00Z,1.00,1\n", "f.csv:2: departure: 2026-12-01T08:00:00.5Z has a fraction of a second"},
+		{"price a trip cannot show", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,20000000000000.00,1\n", "f.csv:2: price: 20000000000000.00 is more than a flight may cost"},
+		{"seats past xsd:int", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,1.00,3000000000\n", "f.csv:2: seats: 3000000000 is more than a flight may have"},
 		{"blank lines counted", header + "\n\n" + ok + "LY2,LY,TLV,JFK,x,2026-12-01T19:10:00Z,1.00,1\n", "f.csv:5: departure:"},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"math"
 	"time"
 )
 
@@ -63,8 +64,35 @@ func (f Flight) Validate() error {
 			f.Arrival.Format(time.RFC3339Nano), f.Departure.Format(time.RFC3339Nano))
 	case f.Price < 0:
 		return fieldErrorf("price", "%s is negative", f.Price)
+	case f.Price > MaxPrice:
+		return fieldErrorf("price", "%s is more than a flight may cost (%s)", f.Price, MaxPrice)
 	case f.Seats < 0:
 		return fieldErrorf("seats", "%d is negative", f.Seats)
+	case f.Seats > MaxSeats:
+		return fieldErrorf("seats", "%d is more than a flight may have (%d, the WSDL's xsd:int)", f.Seats, MaxSeats)
+	}
+	if err := checkInstant("departure", f.Departure); err != nil {
+		return err
+	}
+	return checkInstant("arrival", f.Arrival)
+}
+
+// MaxPrice is the most a flight may cost: a trip of two legs then costs at most 2^50 cents, the
+// most the search server shows (search/price.go) and a booking may cost per seat.
+const MaxPrice Cents = 1 << 49
+
+// MaxSeats is the most seats a flight may have: the WSDL's Seats is an xsd:int.
+const MaxSeats = math.MaxInt32
+
+// checkInstant refuses a time the wire cannot carry as it is: the SOAP form and the version
+// hash write whole seconds (a fraction would be lost in a transfer, and every copy of the seller
+// refused), and RFC 3339 years have four digits.
+func checkInstant(field string, t time.Time) error {
+	switch {
+	case t.Nanosecond() != 0:
+		return fieldErrorf(field, "%s has a fraction of a second (times are whole seconds)", t.UTC().Format(time.RFC3339Nano))
+	case t.UTC().Year() < 1 || t.UTC().Year() > 9999:
+		return fieldErrorf(field, "year %d is not between 0001 and 9999", t.UTC().Year())
 	}
 	return nil
 }

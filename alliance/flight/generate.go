@@ -72,7 +72,9 @@ func (cfg GenerateConfig) validate() error {
 		return fmt.Errorf("generate: %w", fieldErrorf("from", "%v is not a calendar date", cfg.From))
 	case cfg.Days < 1 || cfg.Days > maxGenerateDays:
 		return fmt.Errorf("generate: %w", fieldErrorf("days", "%d is not between 1 and %d", cfg.Days, maxGenerateDays))
-	case cfg.PerDay < 0 || cfg.PerDay*cfg.Days > maxFlightsPerSeller:
+	case cfg.From.Start().AddDate(0, 0, cfg.Days+1).Year() > 9999:
+		return fmt.Errorf("generate: %w", fieldErrorf("days", "%d days from %v pass the year 9999", cfg.Days, cfg.From))
+	case cfg.PerDay < 0 || cfg.PerDay > maxFlightsPerSeller/cfg.Days:
 		return fmt.Errorf("generate: %w", fieldErrorf("per-day", "%d flights a day for %d days is not between 0 and %d flights",
 			cfg.PerDay, cfg.Days, maxFlightsPerSeller))
 	}

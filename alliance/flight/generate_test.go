@@ -133,6 +133,8 @@ func TestGenerateRefusesBadConfig(t *testing.T) {
 		{Sellers: []string{"LY"}, From: testDay, Days: 0, PerDay: 1},
 		{Sellers: []string{"LY"}, From: testDay, Days: 1, PerDay: -1},
 		{Sellers: []string{"LY"}, From: testDay, Days: 100, PerDay: maxFlightsPerSeller},
+		{Sellers: []string{"LY"}, From: testDay, Days: 4, PerDay: 1 << 62}, // PerDay × Days overflows
+		{Sellers: []string{"LY"}, From: Date{9999, time.December, 31}, Days: 2, PerDay: 1},
 	}
 	if _, err := Generate(ok); err != nil {
 		t.Fatalf("Generate(%+v): %v", ok, err)
