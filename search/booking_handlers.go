@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -102,6 +103,14 @@ func (s *Server) onBooking(w http.ResponseWriter, r *http.Request, op bookingOp,
 	if r.URL.RawQuery != "" {
 		s.bookingError(w, op, http.StatusBadRequest, "query string: a booking's routes take no query parameters")
 		return
+	}
+	// These routes read no body; one past the limit is refused all the same (API.md, "Bodies"),
+	// before the alliance is asked.
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			s.bookingError(w, op, http.StatusRequestEntityTooLarge, fmt.Sprintf("body: larger than %d bytes (this route takes none)", mbe.Limit))
+			return
+		}
 	}
 	var key string
 	if op != opGet {

@@ -95,14 +95,17 @@ func decodeStrict(body io.Reader, v any, prefix, fields string) error {
 	if prefix != "" {
 		whole, field = prefix, func(name string) string { return prefix + "." + name }
 	}
-	dec := json.NewDecoder(body)
+	// The decoder reads as it goes (too deep a nesting is refused before the rest is read); what
+	// it read is kept for checkKeys.
+	var read bytes.Buffer
+	dec := json.NewDecoder(io.TeeReader(body, &read))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil && dec.More() {
+	if err == nil && trailing(dec) {
 		return inputErr(whole, "unexpected data after the JSON object")
 	}
 	if err == nil {
-		return nil
+		return checkKeys(read.Bytes(), field)
 	}
 	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 )
@@ -88,17 +90,21 @@ func ValidateClusterName(name string) error {
 }
 
 func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
 	var b RegisterBody
+	var read bytes.Buffer // what the decoder read, for checkKeys
+	dec := json.NewDecoder(io.TeeReader(body, &read))
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
 		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return b, fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
 		}
 		return b, inputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\", \"alternates\": [...]}: %v", err)
 	}
-	if dec.More() {
+	if trailing(dec) {
 		return b, inputErr("body", "unexpected data after the JSON object")
+	}
+	if err := checkKeys(read.Bytes(), func(key string) string { return key }); err != nil {
+		return b, err
 	}
 	if err := ValidateDelegateURI(b.URI); err != nil {
 		return b, err
@@ -140,6 +146,11 @@ func validateURI(field, uri string) error {
 	}
 	if u.User != nil || u.Fragment != "" {
 		return inputErr(field, "%q must not carry user info or a fragment", clip(uri))
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return inputErr(field, "%q: port %s is not between 1 and 65535", clip(uri), clip(p))
+		}
 	}
 	return nil
 }
