@@ -159,6 +159,17 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	if c.flightsCache < 0 {
 		return config{}, errors.New("--flights-cache: must be 0 or more")
 	}
+	// coord.Config reads zero as "the default": a value at or below it is refused here rather
+	// than silently replaced.
+	if c.maxVoters < 1 {
+		return config{}, fmt.Errorf("--max-voters: %d, want 1 or more", c.maxVoters)
+	}
+	if c.deadGrace <= 0 {
+		return config{}, fmt.Errorf("--dead-member-grace: %v, want a positive duration (such as 10s)", c.deadGrace)
+	}
+	if c.startTimeout < 0 {
+		return config{}, fmt.Errorf("--etcd-start-timeout: %v, want 0 (wait as long as it takes) or a positive duration", c.startTimeout)
+	}
 	return c, nil
 }
 

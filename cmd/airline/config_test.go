@@ -55,6 +55,11 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--heartbeat", "5s", "--election-timeout", "51s"}, "--election-timeout: 51s is more than etcd's limit of 50s", false},
 		{[]string{"--heartbeat", "200"}, "-heartbeat", true},
 		{[]string{"--max-voters", "many"}, "-max-voters", true},
+		{[]string{"--max-voters", "0"}, "--max-voters: 0, want 1 or more", false},
+		{[]string{"--max-voters", "-3"}, "--max-voters: -3, want 1 or more", false},
+		{[]string{"--dead-member-grace", "-5s"}, "--dead-member-grace: -5s, want a positive duration", false},
+		{[]string{"--dead-member-grace", "0s"}, "--dead-member-grace: 0s, want a positive duration", false},
+		{[]string{"--etcd-start-timeout", "-1s"}, "--etcd-start-timeout: -1s, want 0", false},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
 	} {
