@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,7 +51,10 @@ func FuzzDecode(f *testing.F) {
 		switch rec.Code {
 		case http.StatusInternalServerError:
 			f := asFault(t, decodeResponse(env.Body.Inner, "", nil))
-			if f.Code == CodeServer || f.String == "" {
+			// The handler here implements some of the service's operations: a call of another
+			// one is the server's gap, a Server fault saying so.
+			notHere := f.Code == CodeServer && strings.HasSuffix(f.String, "is not implemented by this server")
+			if (f.Code == CodeServer && !notHere) || f.String == "" {
 				t.Fatalf("fault %s %q for a request", f.Code, f.String)
 			}
 		case http.StatusOK:

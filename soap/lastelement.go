@@ -23,9 +23,13 @@ func (l *lastElement) Token() (xml.Token, error) {
 }
 
 // conversionFault names the element whose value did not convert, or is nil for other errors.
-func (l *lastElement) conversionFault(err error) *Fault {
+func (l *lastElement) conversionFault(err error) *Fault { return conversionFault(l.name, err) }
+
+// conversionFault names element name as the one whose value did not convert, or is nil for
+// other errors.
+func conversionFault(name string, err error) *Fault {
 	var num *strconv.NumError
-	if !errors.As(err, &num) || l.name == "" {
+	if !errors.As(err, &num) || name == "" {
 		return nil
 	}
 	kind := "a number"
@@ -36,5 +40,5 @@ func (l *lastElement) conversionFault(err error) *Fault {
 	if len(v) > 20 {
 		v = v[:20] + "…"
 	}
-	return ClientFault("%s: %q is not %s", l.name, v, kind)
+	return ClientFault("%s: %q is not %s", name, v, kind)
 }

@@ -3,6 +3,7 @@ package soap
 import (
 	"context"
 	"encoding/xml"
+	"reflect"
 )
 
 // Operation is one SOAP operation of a Service, made with Op.
@@ -21,8 +22,16 @@ func Op[Req, Resp any](name string, fn func(ctx context.Context, req *Req) (*Res
 	return Operation{
 		name: name,
 		decode: func(d *xml.Decoder, start *xml.StartElement) (func(ctx context.Context) (any, error), error) {
+			toks, err := readStrict(d, *start, shapeOf(reflect.TypeFor[Req]()))
+			if err != nil {
+				return nil, err
+			}
+			replay := &tokenReplay{toks: toks} // the start element first: the decoder checks nesting
 			req := new(Req)
-			if err := d.DecodeElement(req, start); err != nil {
+			if err := xml.NewTokenDecoder(replay).DecodeElement(req, nil); err != nil {
+				if f := conversionFault(replay.name, err); f != nil {
+					return nil, f
+				}
 				return nil, err
 			}
 			return func(ctx context.Context) (any, error) {
