@@ -25,8 +25,7 @@ type shape struct {
 
 type childShape struct {
 	repeat bool   // a slice: the element may repeat
-	leaf   bool   // a value: text only
-	sub    *shape // the element's own shape, when it is a struct
+	sub    *shape // the element's own shape, when it is a struct; nil for a value (text only)
 }
 
 var shapes sync.Map // reflect.Type → *shape
@@ -69,8 +68,6 @@ func shapeOf(t reflect.Type) *shape {
 			c.sub = &shape{open: true}
 		case ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(textUnmarshalerType):
 			c.sub = shapeOf(ft)
-		default:
-			c.leaf = true
 		}
 		s.children[name] = c
 	}
