@@ -2,6 +2,7 @@ package alliance
 
 import (
 	"context"
+	"slices"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/wire"
@@ -23,10 +24,10 @@ func (m *Machine) intraService() soap.Service {
 			return m.sendSeller(req)
 		}),
 		soap.Op("getRelevantFlightsBySrc", func(ctx context.Context, req *soap.RelevantBySrcRequest) (*soap.RelevantFlightsResponse, error) {
-			return m.relevant(req.Src, "Src", req.Date, req.Sellers, (*flight.Seller).BySrc)
+			return m.relevant(req.Src, "Src", req.Date, req.Sellers, req.Versions, (*flight.Seller).BySrc)
 		}),
 		soap.Op("getRelevantFlightsByDst", func(ctx context.Context, req *soap.RelevantByDstRequest) (*soap.RelevantFlightsResponse, error) {
-			return m.relevant(req.Dst, "Dst", req.Date, req.Sellers, (*flight.Seller).ByDst)
+			return m.relevant(req.Dst, "Dst", req.Date, req.Sellers, req.Versions, (*flight.Seller).ByDst)
 		}),
 		soap.Op("getFlights", func(ctx context.Context, req *soap.GetFlightsRequest) (*soap.RelevantFlightsResponse, error) {
 			return m.flightsByNumber(req)
@@ -86,14 +87,20 @@ func (m *Machine) sendSeller(req *soap.SendSellerRequest) (*soap.SellerPage, err
 }
 
 // relevant answers getRelevantFlightsBySrc/ByDst: the flights of the asked sellers this machine
-// has, and which of them it has, so the caller can tell "no flight" from "not here".
-func (m *Machine) relevant(airport, field, date string, sellers []string,
+// has (at the versions asked, when named), and which of them it has, so the caller can tell "no
+// flight" from "not here".
+func (m *Machine) relevant(airport, field, date string, sellers []string, versions []soap.SellerVersion,
 	index func(*flight.Seller, string, flight.Date) []flight.Flight) (*soap.RelevantFlightsResponse, error) {
 	d, err := relevantArgs(date, sellers, field, airport)
 	if err != nil {
 		return nil, err
 	}
-	flights, covered := m.localRelevant(airport, d, sellers, index)
+	want, err := expectedVersions(versions)
+	if err != nil {
+		return nil, err
+	}
+	served := atVersions(m.store.served(sellers), want)
+	flights, covered := relevantOf(served, airport, d, index), codesOf(served)
 	resp := &soap.RelevantFlightsResponse{Sellers: covered, Flights: make([]soap.Flight, 0, len(flights))}
 	for _, f := range flights {
 		resp.Flights = append(resp.Flights, wire.Flight(f))
@@ -107,8 +114,12 @@ func (m *Machine) relevantBoth(req *soap.RelevantFlightsRequest) (*soap.Relevant
 	if err != nil {
 		return nil, err
 	}
+	want, err := expectedVersions(req.Versions)
+	if err != nil {
+		return nil, err
+	}
 	resp := &soap.RelevantBothResponse{Sellers: []string{}}
-	for _, sel := range m.store.served(req.Sellers) {
+	for _, sel := range atVersions(m.store.served(req.Sellers), want) {
 		resp.Sellers = append(resp.Sellers, sel.Code())
 		for _, f := range sel.BySrc(req.Src, d) {
 			resp.FromSrc = append(resp.FromSrc, wire.Flight(f))
@@ -141,15 +152,47 @@ func relevantArgs(date string, sellers []string, airports ...string) (flight.Dat
 	return d, nil
 }
 
-// localRelevant is the lookup behind getRelevantFlightsBySrc/ByDst on this machine's copies.
-func (m *Machine) localRelevant(airport string, d flight.Date, sellers []string,
-	index func(*flight.Seller, string, flight.Date) []flight.Flight) (flights []flight.Flight, covered []string) {
-	served := m.store.served(sellers)
-	covered = make([]string, 0, len(served))
-	for _, sel := range served {
-		covered = append(covered, sel.Code())
+// expectedVersions checks a request's Versions (each a seller code with a version, no seller
+// twice) and returns them by seller; nil when none are named. A bad one is a Client fault naming
+// its field.
+func expectedVersions(versions []soap.SellerVersion) (map[string]string, error) {
+	if len(versions) == 0 {
+		return nil, nil
 	}
-	return relevantOf(served, airport, d, index), covered
+	want := make(map[string]string, len(versions))
+	for i, v := range versions {
+		switch _, twice := want[v.Seller]; {
+		case !flight.ValidSeller(v.Seller):
+			return nil, soap.ClientFault("Versions[%d].Seller: %q is not a seller code", i, v.Seller)
+		case v.Version == "":
+			return nil, soap.ClientFault("Versions[%d].Version: empty for seller %s", i, v.Seller)
+		case twice:
+			return nil, soap.ClientFault("Versions[%d].Seller: seller %s is named twice", i, v.Seller)
+		}
+		want[v.Seller] = v.Version
+	}
+	return want, nil
+}
+
+// atVersions keeps the copies of served whose version is the one want names for their seller (or
+// that want does not name).
+func atVersions(served []*flight.Seller, want map[string]string) []*flight.Seller {
+	if want == nil {
+		return served
+	}
+	return slices.DeleteFunc(served, func(sel *flight.Seller) bool {
+		ver, named := want[sel.Code()]
+		return named && ver != sel.Version()
+	})
+}
+
+// codesOf is the sellers' codes, in order.
+func codesOf(sellers []*flight.Seller) []string {
+	codes := make([]string, 0, len(sellers))
+	for _, sel := range sellers {
+		codes = append(codes, sel.Code())
+	}
+	return codes
 }
 
 // relevantOf is the flights of the sellers' copies at airport on d, as index finds them.

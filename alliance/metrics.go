@@ -23,6 +23,7 @@ type metrics struct {
 	// by the delegate or asked of a holder.
 	flightListHits, flightListMisses prometheus.Counter
 	holderErrors                     prometheus.Counter
+	departedAsks                     prometheus.Counter
 	hedges                           prometheus.Counter
 	holderCalls                      prometheus.Counter
 	hedgesSent                       prometheus.Counter
@@ -67,6 +68,8 @@ func newMetrics() *metrics {
 			Help: "Sellers of computed searches whose flights the delegate asked of a holder."}),
 		holderErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_errors_total",
 			Help: "Holders that did not answer the delegate (it then asked the next holder)."}),
+		departedAsks: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "departed_holder_calls_total",
+			Help: "Calls the delegate made, for sellers no live holder answered for, to machines whose entry vanished lately (their session ended; they may still serve their copies), naming the versions their last entry gave."}),
 		hedges: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "hedged_sellers_total",
 			Help: "Sellers asked of their next holder because the first had not answered within the hedge delay."}),
 		holderCalls: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "holder_calls_total",
@@ -100,7 +103,7 @@ func newMetrics() *metrics {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
-		m.searchSeconds, m.cacheHits, m.cacheMisses, m.flightListHits, m.flightListMisses, m.holderErrors, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
+		m.searchSeconds, m.cacheHits, m.cacheMisses, m.flightListHits, m.flightListMisses, m.holderErrors, m.departedAsks, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
 		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -41,7 +41,8 @@ func (a searchAlliance) Candidates(seller string) []string {
 }
 
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
-// within the call timeout, for the sides asked only. A holder that fails is logged and counted,
+// within the call timeout, for the sides asked only — a machine no longer in the view for the
+// versions of its last entry (view.departedAt). A holder that fails is logged and counted,
 // and covers nothing.
 func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	m := a.m
@@ -61,12 +62,18 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		return src, dst, covered
 	}
 	base, ok := m.view.url(machine)
+	var versions []soap.SellerVersion
 	if !ok {
-		return nil, nil, nil
+		// Not live: a machine whose entry vanished lately (view_departed.go), asked for the
+		// versions its last entry named.
+		if base, versions, ok = m.view.departedAt(machine, sellers); !ok {
+			return nil, nil, nil
+		}
+		m.metrics.departedAsks.Inc()
 	}
 	callCtx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
-	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sides, sellers)
+	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sides, sellers, versions)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, nil, nil // the gather is over (another holder answered first): not a holder error

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"time"
 
 	"flightalliance/coord"
 )
@@ -20,14 +21,16 @@ type view struct {
 // viewState is what the view knows, folded from the machines folder.
 type viewState struct {
 	machines      map[string]machineEntry
-	created       map[string]int64    // create revision of each live entry: a new incarnation is a new member
-	modified      map[string]int64    // revision of each live entry's last publish
-	membershipRev int64               // revision of the latest join, failure or leave announcement
-	lastHolders   map[string][]string // seller → the machines that held it the last time any did
-	held          map[string]bool     // the sellers some live machine holds now (as primary or backup)
-	versions      map[string]string   // seller → data version, as the holders publish it
-	everListed    bool                // the folder has been listed before
-	relisted      bool                // listed again after the watch lost its place: ask for a new round
+	created       map[string]int64     // create revision of each live entry: a new incarnation is a new member
+	modified      map[string]int64     // revision of each live entry's last publish
+	membershipRev int64                // revision of the latest join, failure or leave announcement
+	lastHolders   map[string][]string  // seller → the machines that held it the last time any did
+	held          map[string]bool      // the sellers some live machine holds now (as primary or backup)
+	versions      map[string]string    // seller → data version, as the holders publish it
+	everListed    bool                 // the folder has been listed before
+	relisted      bool                 // listed again after the watch lost its place: ask for a new round
+	departed      map[string]departure // machines whose entry vanished, with their last entry (view_departed.go)
+	now           func() time.Time     // the clock departures are dated by
 }
 
 // newView returns an empty view. onDataChange is called — outside the view's lock, after the
@@ -42,6 +45,8 @@ func newView(log *slog.Logger, onDataChange func()) *view {
 		modified:    map[string]int64{},
 		lastHolders: map[string][]string{},
 		versions:    map[string]string{},
+		departed:    map[string]departure{},
+		now:         time.Now,
 	}
 	fold := func(s *viewState, ev coord.Event) (after func()) {
 		if s.fold(ev, log) && onDataChange != nil {
@@ -73,6 +78,7 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 		old, existed := s.machines[ev.Name]
 		newIncarnation := !existed || s.created[ev.Name] != ev.Stat.CreateRevision
 		s.machines[ev.Name] = e
+		delete(s.departed, ev.Name)
 		s.created[ev.Name] = ev.Stat.CreateRevision
 		s.modified[ev.Name] = ev.Stat.ModRevision
 		if newIncarnation || old.Leaving != e.Leaving || old.Epoch != e.Epoch {
@@ -86,16 +92,20 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 		versionsChanged := !maps.Equal(old.Versions, e.Versions)
 		dataChanged = newIncarnation || assignmentChanged || versionsChanged
 	case coord.EventDeleted:
-		if _, ok := s.machines[ev.Name]; !ok {
+		old, ok := s.machines[ev.Name]
+		if !ok {
 			return false
 		}
+		s.depart(old)
 		delete(s.machines, ev.Name)
 		delete(s.created, ev.Name)
 		delete(s.modified, ev.Name)
 		s.membershipRev = ev.Revision
 	case coord.EventResync:
 		// A fresh listing (at start, or after the watch lost its place to a compaction): it
-		// replaces the view and counts as a membership change.
+		// replaces the view and counts as a membership change. A machine it no longer lists
+		// departed meanwhile.
+		before := s.machines
 		s.machines = map[string]machineEntry{}
 		s.created = map[string]int64{}
 		s.modified = map[string]int64{}
@@ -114,6 +124,12 @@ func (s *viewState) fold(ev coord.Event, log *slog.Logger) (dataChanged bool) {
 			s.created[c.Name] = c.Stat.CreateRevision
 			s.modified[c.Name] = c.Stat.ModRevision
 			s.membershipRev = max(s.membershipRev, c.Stat.CreateRevision)
+			delete(s.departed, c.Name)
+		}
+		for name, e := range before {
+			if _, listed := s.machines[name]; !listed {
+				s.depart(e)
+			}
 		}
 		dataChanged = true
 	}

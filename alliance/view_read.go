@@ -67,7 +67,9 @@ func (v *view) url(name string) (url string, ok bool) {
 // is published — then a joiner that brings it and whose round has not committed yet. The current
 // version is the one the last primary to publish names (currentVersion): while a seller's data
 // is replaced, the old primary's entry may still name it primary, at the old version, until its
-// own publish lands, and it is asked only when no holder of the new version answers.
+// own publish lands, and it is asked only when no holder of the new version answers. Last come
+// the machines whose entry vanished lately and named a copy at the current version
+// (departedHolders): their session ended, but they may still be running.
 func (v *view) candidates(seller string) (out []string) {
 	v.read(func(s *viewState) {
 		seen := map[string]bool{}
@@ -112,6 +114,7 @@ func (v *view) candidates(seller string) (out []string) {
 				add(name)
 			}
 		}
+		out = append(out, s.departedHolders(seller)...)
 	})
 	return out
 }

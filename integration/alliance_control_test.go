@@ -49,11 +49,18 @@ func (a *testAlliance) resume(name string) {
 }
 
 // partition cuts the machine off: nothing reaches it through its proxies. heal undoes it.
-func (a *testAlliance) partition(name string) {
+func (a *testAlliance) partition(name string) { a.cutOff(name, "soap", "peer", "client") }
+
+// cutEtcd cuts a machine's etcd member off from the others (its peer and client proxies hold
+// every byte), but not its SOAP port: its session ends, but the delegate still reaches it.
+func (a *testAlliance) cutEtcd(name string) { a.cutOff(name, "peer", "client") }
+
+// cutOff blackholes the named proxies of a machine (soap, peer, client).
+func (a *testAlliance) cutOff(name string, proxies ...string) {
 	a.watch.set(name, stateFaulted)
 	a.machines[name].cut = true
-	for _, p := range []string{name + "-soap", name + "-peer", name + "-client"} {
-		a.net.blackhole(p)
+	for _, p := range proxies {
+		a.net.blackhole(name + "-" + p)
 	}
 }
 

@@ -104,30 +104,43 @@ type GetTripsResponse struct {
 // RelevantBySrcRequest is IntraClusterService.getRelevantFlightsBySrc: flights departing on Date
 // from Src, of the sellers this machine serves (restricted to Sellers when given).
 type RelevantBySrcRequest struct {
-	XMLName xml.Name `xml:"getRelevantFlightsBySrc"`
-	Src     string   `xml:"Src"`
-	Date    string   `xml:"Date"`
-	Sellers []string `xml:"Sellers,omitempty"`
+	XMLName  xml.Name        `xml:"getRelevantFlightsBySrc"`
+	Src      string          `xml:"Src"`
+	Date     string          `xml:"Date"`
+	Sellers  []string        `xml:"Sellers,omitempty"`
+	Versions []SellerVersion `xml:"Versions,omitempty"`
 }
 
 // RelevantByDstRequest is IntraClusterService.getRelevantFlightsByDst: flights departing on
 // Date that arrive at Dst.
 type RelevantByDstRequest struct {
-	XMLName xml.Name `xml:"getRelevantFlightsByDst"`
-	Dst     string   `xml:"Dst"`
-	Date    string   `xml:"Date"`
-	Sellers []string `xml:"Sellers,omitempty"`
+	XMLName  xml.Name        `xml:"getRelevantFlightsByDst"`
+	Dst      string          `xml:"Dst"`
+	Date     string          `xml:"Date"`
+	Sellers  []string        `xml:"Sellers,omitempty"`
+	Versions []SellerVersion `xml:"Versions,omitempty"`
 }
 
 // RelevantFlightsRequest is IntraClusterService.getRelevantFlights: both sides of a search in one
 // call — the flights departing on Date from Src, and those departing on Date that arrive at Dst —
 // of the sellers this machine serves (restricted to Sellers when given).
 type RelevantFlightsRequest struct {
-	XMLName xml.Name `xml:"getRelevantFlights"`
-	Src     string   `xml:"Src"`
-	Dst     string   `xml:"Dst"`
-	Date    string   `xml:"Date"`
-	Sellers []string `xml:"Sellers,omitempty"`
+	XMLName  xml.Name        `xml:"getRelevantFlights"`
+	Src      string          `xml:"Src"`
+	Dst      string          `xml:"Dst"`
+	Date     string          `xml:"Date"`
+	Sellers  []string        `xml:"Sellers,omitempty"`
+	Versions []SellerVersion `xml:"Versions,omitempty"`
+}
+
+// SellerVersion names the version of a seller's data a caller of the getRelevantFlights
+// operations expects (Versions): a machine whose copy of Seller is of another version answers
+// nothing for it, as if it held no copy. A delegate names them when it asks a machine that is no
+// longer in its view (its session ended: it may still serve the copies it had, and may have
+// replaced one since); a seller Versions does not name is answered from whatever copy there is.
+type SellerVersion struct {
+	Seller  string `xml:"Seller"`
+	Version string `xml:"Version"`
 }
 
 // RelevantBothResponse answers getRelevantFlights: Sellers as in RelevantFlightsResponse (the

@@ -91,6 +91,12 @@ const intraElements = `
           <xsd:element name="Flights" type="tns:Flight" minOccurs="0" maxOccurs="unbounded"/>
         </xsd:sequence>
       </xsd:complexType>
+      <xsd:complexType name="SellerVersion">
+        <xsd:sequence>
+          <xsd:element name="Seller" type="xsd:string"/>
+          <xsd:element name="Version" type="xsd:string"/>
+        </xsd:sequence>
+      </xsd:complexType>
       <xsd:element name="sendPrimarySeller" type="tns:SendSellerRequest"/>
       <xsd:element name="sendPrimarySellerResponse" type="tns:SellerPage"/>
       <xsd:element name="sendBackupSeller" type="tns:SendSellerRequest"/>
@@ -101,6 +107,7 @@ const intraElements = `
             <xsd:element name="Src" type="xsd:string"/>
             <xsd:element name="Date" type="xsd:date"/>
             <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Versions" type="tns:SellerVersion" minOccurs="0" maxOccurs="unbounded"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
@@ -111,6 +118,7 @@ const intraElements = `
             <xsd:element name="Dst" type="xsd:string"/>
             <xsd:element name="Date" type="xsd:date"/>
             <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Versions" type="tns:SellerVersion" minOccurs="0" maxOccurs="unbounded"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>
@@ -131,6 +139,7 @@ const intraElements = `
             <xsd:element name="Dst" type="xsd:string"/>
             <xsd:element name="Date" type="xsd:date"/>
             <xsd:element name="Sellers" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Versions" type="tns:SellerVersion" minOccurs="0" maxOccurs="unbounded"/>
           </xsd:sequence>
         </xsd:complexType>
       </xsd:element>

@@ -16,6 +16,7 @@ var goTypes = map[string]reflect.Type{
 	"SendSellerRequest":               reflect.TypeFor[SendSellerRequest](),
 	"SellerPage":                      reflect.TypeFor[SellerPage](),
 	"RelevantFlightsResponse":         reflect.TypeFor[RelevantFlightsResponse](),
+	"SellerVersion":                   reflect.TypeFor[SellerVersion](),
 	"getTrips":                        reflect.TypeFor[GetTripsRequest](),
 	"getTripsResponse":                reflect.TypeFor[GetTripsResponse](),
 	"LegRef":                          reflect.TypeFor[LegRef](),

@@ -15,29 +15,30 @@ import (
 // AskHolder asks one remote holder, over its IntraClusterService, for the sides of q the search
 // lacks — the flights of sellers out of q.Src (FromSrc) and into q.Dst (ToDst) on q.Date: both in
 // one call (getRelevantFlights, or two at once to a holder that predates it), one side in one
-// (getRelevantFlightsBySrc or ByDst). covered is the sellers it answered for on every side asked;
-// their flights are the only ones returned. An error means the holder did not answer (or sent a
-// malformed flight): nothing is covered.
-func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
+// (getRelevantFlightsBySrc or ByDst). versions, when given, are the versions of the sellers the
+// holder must have to answer for them (soap.SellerVersion). covered is the sellers it answered for
+// on every side asked; their flights are the only ones returned. An error means the holder did
+// not answer (or sent a malformed flight): nothing is covered.
+func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, sides Sides, sellers []string, versions []soap.SellerVersion) (src, dst []flight.Flight, covered []string, err error) {
 	date := q.Date.String()
 	switch sides {
 	case FromSrc:
-		resp, err := client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers})
+		resp, err := client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers, Versions: versions})
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		return bothSides(sellers, resp.Sellers, resp.Sellers, resp.Flights, nil)
 	case ToDst:
-		resp, err := client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers})
+		resp, err := client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers, Versions: versions})
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		return bothSides(sellers, resp.Sellers, resp.Sellers, nil, resp.Flights)
 	}
-	both, err := client.RelevantFlights(ctx, soap.RelevantFlightsRequest{Src: q.Src, Dst: q.Dst, Date: date, Sellers: sellers})
+	both, err := client.RelevantFlights(ctx, soap.RelevantFlightsRequest{Src: q.Src, Dst: q.Dst, Date: date, Sellers: sellers, Versions: versions})
 	switch {
 	case errors.Is(err, soap.ErrUnknownOperation):
-		return askBySides(ctx, client, q, sellers)
+		return askBySides(ctx, client, q, sellers, versions)
 	case err != nil:
 		return nil, nil, nil, err
 	}
@@ -46,16 +47,16 @@ func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, side
 
 // askBySides is AskHolder of a holder without getRelevantFlights: getRelevantFlightsBySrc and
 // getRelevantFlightsByDst at once.
-func askBySides(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string) (src, dst []flight.Flight, covered []string, err error) {
+func askBySides(ctx context.Context, client *soap.IntraClient, q trip.Query, sellers []string, versions []soap.SellerVersion) (src, dst []flight.Flight, covered []string, err error) {
 	date := q.Date.String()
 	var bySrc, byDst *soap.RelevantFlightsResponse
 	var errSrc, errDst error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		bySrc, errSrc = client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers})
+		bySrc, errSrc = client.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: q.Src, Date: date, Sellers: sellers, Versions: versions})
 	})
 	wg.Go(func() {
-		byDst, errDst = client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers})
+		byDst, errDst = client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers, Versions: versions})
 	})
 	wg.Wait()
 	if err := errors.Join(errSrc, errDst); err != nil {

@@ -81,7 +81,7 @@ func TestAskHolderInOneCallOrTwo(t *testing.T) {
 	ask := func(old bool, sides ...Sides) (answer, map[string]int) {
 		client, calls := holderServer(t, old)
 		sides = append(sides, BothSides)
-		src, dst, covered, err := AskHolder(context.Background(), client, q, sides[0], []string{"LY", "UA", "AF"})
+		src, dst, covered, err := AskHolder(context.Background(), client, q, sides[0], []string{"LY", "UA", "AF"}, nil)
 		if err != nil {
 			t.Fatalf("old=%v: %v", old, err)
 		}
