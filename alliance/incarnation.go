@@ -33,6 +33,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		go func() { defer wg.Done(); f(work) }()
 	}
 	run(func(ctx context.Context) { m.view.follow(ctx, m.tree(), m.keys.machines(), m.log) })
+	run(m.view.expireDepartures)
 	run(func(ctx context.Context) { m.catalog.follow(ctx, m.tree(), m.keys.catalog(), m.log) })
 	run(func(ctx context.Context) { m.seats.Follow(ctx, m.tree(), m.log) })
 	run(func(ctx context.Context) { m.holds.Follow(ctx, m.tree(), m.log) })

@@ -174,6 +174,19 @@ func expectedVersions(versions []soap.SellerVersion) (map[string]string, error) 
 	return want, nil
 }
 
+// versionsBySeller is versions by seller code (nil for none); a seller named twice keeps its
+// last version.
+func versionsBySeller(versions []soap.SellerVersion) map[string]string {
+	if versions == nil {
+		return nil
+	}
+	out := make(map[string]string, len(versions))
+	for _, v := range versions {
+		out[v.Seller] = v.Version
+	}
+	return out
+}
+
 // atVersions keeps the copies of served whose version is the one want names for their seller (or
 // that want does not name).
 func atVersions(served []*flight.Seller, want map[string]string) []*flight.Seller {

@@ -50,6 +50,16 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		// Both sides from the same copies, taken once: a copy committed between two lookups
 		// would give one side of the old version and the other of the new.
 		served := m.store.served(sellers)
+		if _, live := m.view.url(machine); !live {
+			// This machine's own entry vanished: only its copies at the versions its last
+			// entry named, as another machine would ask it (view.departedAt).
+			_, versions, _ := m.view.departedAt(machine, sellers)
+			want := versionsBySeller(versions)
+			served = slices.DeleteFunc(served, func(sel *flight.Seller) bool {
+				ver, named := want[sel.Code()]
+				return !named || ver != sel.Version()
+			})
+		}
 		for _, sel := range served {
 			covered = append(covered, sel.Code())
 		}
@@ -68,6 +78,12 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		// versions its last entry named.
 		if base, versions, ok = m.view.departedAt(machine, sellers); !ok {
 			return nil, nil, nil
+		}
+		// Only the sellers it can be asked for at a version: the others it would answer from
+		// whatever copy it has.
+		sellers = make([]string, len(versions))
+		for i, v := range versions {
+			sellers[i] = v.Seller
 		}
 		m.metrics.departedAsks.Inc()
 	}

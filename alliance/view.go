@@ -15,7 +15,8 @@ import (
 // kept — last known — when etcd stops answering. Its state sits in a coord.Mirror: one lock, one
 // change channel, the fold below.
 type view struct {
-	mirror *coord.Mirror[viewState]
+	mirror       *coord.Mirror[viewState]
+	onDataChange func() // newView's; also called when a departure falls out of departedAskable
 }
 
 // viewState is what the view knows, folded from the machines folder.
@@ -27,6 +28,7 @@ type viewState struct {
 	lastHolders   map[string][]string  // seller → the machines that held it the last time any did
 	held          map[string]bool      // the sellers some live machine holds now (as primary or backup)
 	versions      map[string]string    // seller → data version, as the holders publish it
+	current       map[string]string    // seller → its current version (currentVersion) when last known
 	everListed    bool                 // the folder has been listed before
 	relisted      bool                 // listed again after the watch lost its place: ask for a new round
 	departed      map[string]departure // machines whose entry vanished, with their last entry (view_departed.go)
@@ -45,6 +47,7 @@ func newView(log *slog.Logger, onDataChange func()) *view {
 		modified:    map[string]int64{},
 		lastHolders: map[string][]string{},
 		versions:    map[string]string{},
+		current:     map[string]string{},
 		departed:    map[string]departure{},
 		now:         time.Now,
 	}
@@ -54,7 +57,7 @@ func newView(log *slog.Logger, onDataChange func()) *view {
 		}
 		return nil
 	}
-	return &view{mirror: coord.NewMirror(initial, fold)}
+	return &view{mirror: coord.NewMirror(initial, fold), onDataChange: onDataChange}
 }
 
 // follow keeps the view from the machines folder until ctx ends.
@@ -168,6 +171,9 @@ func (s *viewState) refreshHolders() (changed bool) {
 	s.held = make(map[string]bool, len(holders))
 	for sel := range holders {
 		s.held[sel] = true
+		if ver, known := s.currentVersion(sel); known {
+			s.current[sel] = ver
+		}
 	}
 	for sel, hs := range holders {
 		// Current holders first, then earlier ones that may still have the copy (a machine keeps

@@ -2,6 +2,7 @@ package alliance
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"slices"
 	"time"
@@ -15,9 +16,12 @@ import (
 // it had. The view remembers such a machine for departedAskable, and a delegate asks it for a
 // seller last, after every live holder (view.candidates): an answer that would otherwise name
 // the seller missing can still be complete. It asks naming the version the machine's last entry
-// gave (soap.SellerVersion), only when that is the seller's current version, and the machine
-// answers nothing for a copy it has replaced since: a departed machine's answer is never of
-// another version than a live holder's would be.
+// gave (soap.SellerVersion), only when that is the seller's current version — as the live
+// primaries name it, or as they last named it when none is live — and for no seller whose
+// version it cannot name; the machine answers nothing for a copy it has replaced since: a
+// departed machine's answer is never of another version than a live holder's would be. When a
+// departure falls out of the window, the delegate's caches are emptied (expireDepartures): an
+// answer kept from before must not go on showing a seller only that machine could answer for.
 
 // departedAskable is how long after its entry vanished a machine is still asked, last, for the
 // copies its last entry named. A machine whose session ended while it ran rejoins within a few
@@ -40,20 +44,26 @@ func (s *viewState) depart(e machineEntry) {
 }
 
 // departedHolders lists, most recently departed first, the machines not in the view whose entry
-// vanished less than departedAskable ago and named a copy of seller (as primary, backup or
-// brought) at a known version, the seller's current version when the view knows one.
+// vanished less than departedAskable ago and named a copy of seller (as primary or backup) at
+// the seller's current version: as the live primaries name it (currentVersion), or as they last
+// named it; none when the view never knew one.
 func (s *viewState) departedHolders(seller string) []string {
 	now := s.now()
 	current, known := s.currentVersion(seller)
+	if !known {
+		current, known = s.current[seller]
+	}
+	if !known {
+		return nil
+	}
 	var out []departure
 	for name, d := range s.departed {
 		e := d.entry
 		if _, live := s.machines[name]; live || now.Sub(d.at) > departedAskable {
 			continue
 		}
-		ver, has := e.Versions[seller]
-		held := slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller) || slices.Contains(e.Brings, seller)
-		if held && has && (!known || ver == current) {
+		held := slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller)
+		if ver, has := e.Versions[seller]; held && has && ver == current {
 			out = append(out, d)
 		}
 	}
@@ -85,4 +95,62 @@ func (v *view) departedAt(name string, sellers []string) (url string, versions [
 		url, ok = d.entry.URL, len(versions) > 0
 	})
 	return url, versions, ok
+}
+
+// expireDepartures calls the view's onDataChange each time a departure falls out of
+// departedAskable, until ctx ends: answers computed with that machine's copies, and the flight
+// lists it sent, may be kept as complete, and once it is no longer asked a search must find its
+// sellers missing again rather than be answered from those.
+func (v *view) expireDepartures(ctx context.Context) {
+	type departed struct {
+		name string
+		at   time.Time
+	}
+	notified := map[departed]bool{}
+	for {
+		changed := v.wait()
+		expired, next := false, time.Duration(-1)
+		v.read(func(s *viewState) {
+			now := s.now()
+			for name, d := range s.departed {
+				k := departed{name, d.at}
+				if _, live := s.machines[name]; live || notified[k] {
+					continue
+				}
+				switch left := d.at.Add(departedAskable).Sub(now); {
+				case left <= 0:
+					expired, notified[k] = true, true
+				case next < 0 || left < next:
+					next = left
+				}
+			}
+			maps.DeleteFunc(notified, func(k departed, _ bool) bool {
+				d, ok := s.departed[k.name]
+				return !ok || !d.at.Equal(k.at)
+			})
+		})
+		if expired {
+			if v.onDataChange != nil {
+				v.onDataChange()
+			}
+			continue
+		}
+		var due <-chan time.Time
+		var timer *time.Timer
+		if next >= 0 {
+			timer = time.NewTimer(next)
+			due = timer.C
+		}
+		select {
+		case <-ctx.Done():
+		case <-changed:
+		case <-due:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package alliance
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,8 +70,8 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 	}
 	now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "d", Revision: 17})
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"d", "a", "b"}) {
-		t.Errorf("no live holder names a version: candidates %v, want [d a b]", got)
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"d"}) {
+		t.Errorf("d departed too: candidates %v, want [d] (v2 is the version a primary last named; a and b have v1)", got)
 	}
 
 	// b rejoins: live again, it is asked as a live machine.
@@ -150,4 +152,93 @@ func flightsOf(sellers []string) (n int) {
 		n += map[string]int{"LY": 3, "UA": 2}[s]
 	}
 	return n
+}
+
+// TestViewDoesNotAskADepartedCopyOfAReplacedVersion: a and b held LY at v1 and departed; d
+// brought v2 and became LY's primary, then departed too. No live machine names LY's version,
+// but the view saw v2 named last: a and b are not asked (their answer would be the replaced
+// data, complete), d is.
+func TestViewDoesNotAskADepartedCopyOfAReplacedVersion(t *testing.T) {
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.setClock(&now)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	now = now.Add(time.Second)
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "a", Revision: 13})
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 14})
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("a and b departed at LY's last known version: candidates %v, want [a b]", got)
+	}
+	v.apply(entryEvent(t, coord.EventCreated, 15, 15, machineEntry{Name: "d", URL: "https://d", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	now = now.Add(time.Second)
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "d", Revision: 16})
+	if got := v.candidates("LY"); !slices.Equal(got, []string{"d"}) {
+		t.Errorf("d (v2) departed after a and b (v1): candidates %v, want [d]", got)
+	}
+	// A view that never saw a version of a seller asks no departed machine for it.
+	fresh := newView(slog.New(slog.DiscardHandler), nil)
+	fresh.setClock(&now)
+	fresh.apply(coord.Event{Type: coord.EventResync, Revision: 10, Children: []coord.Child{}})
+	fresh.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	fresh.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 12})
+	if got := fresh.candidates("LY"); len(got) != 0 {
+		t.Errorf("no primary ever named LY's version: candidates %v, want none", got)
+	}
+}
+
+// TestDeparturesFallingOutOfTheWindowEmptyTheCaches: the view calls onDataChange when a
+// departure falls out of departedAskable (the delegate's caches may hold answers only that
+// machine's copies made complete), once per departure, and not for a machine back in the view.
+func TestDeparturesFallingOutOfTheWindowEmptyTheCaches(t *testing.T) {
+	purged := make(chan struct{}, 16)
+	v := newView(slog.New(slog.DiscardHandler), func() { purged <- struct{}{} })
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	v.mirror.Update(func(s *viewState) {
+		s.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	})
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	drain := func() {
+		for {
+			select {
+			case <-purged:
+			default:
+				return
+			}
+		}
+	}
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "a", Revision: 13})
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 14})
+	v.apply(entryEvent(t, coord.EventCreated, 15, 15, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	drain() // the folds' own purges
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); v.expireDepartures(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	advance(departedAskable - 20*time.Millisecond) // a's window ends 20 ms from now, by the view's clock
+	v.apply(entryEvent(t, coord.EventChanged, 16, 15, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}, Epoch: 1}))
+	drain()
+	select {
+	case <-purged:
+		t.Fatal("purged before a's departure fell out of the window")
+	case <-time.After(5 * time.Millisecond):
+	}
+	advance(time.Second)
+	select {
+	case <-purged:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a's departure fell out of the window: the caches were not emptied")
+	}
+	select {
+	case <-purged:
+		t.Fatal("purged twice for one departure (b is back in the view)")
+	case <-time.After(100 * time.Millisecond):
+	}
 }

@@ -1,0 +1,94 @@
+package alliance
+
+import (
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/gather"
+	"flightalliance/alliance/trip"
+	"flightalliance/coord"
+)
+
+// TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor: h held LY and gave it to p (h
+// still has its old copy: an earlier holder, asked after p) and is UA's primary; h's session
+// ends while a gather runs, and the gather asks h for LY and UA. h is asked only for UA, at the
+// version its last entry named: for LY it would answer from its old copy, unchecked. A real
+// IntraClusterService over HTTP answers.
+func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T) {
+	lyOld, lyNew, ua := testSeller(t, "LY", 3), testSeller(t, "LY", 2), testSeller(t, "UA", 2)
+	if lyOld.Version() == lyNew.Version() {
+		t.Fatal("want two LY versions")
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	h, err := New(Config{Name: "h", Alliance: "star", Listen: srv.Listener.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.store = newStore(map[string]*flight.Seller{"LY": lyOld, "UA": ua})
+	srv.Config.Handler = h.routes()
+	srv.Start()
+	defer srv.Close()
+
+	d, err := New(Config{Name: "d", Alliance: "star", Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	d.view.setClock(&now)
+	d.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	d.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "h", URL: srv.URL,
+		Primaries: []string{"LY", "UA"}, Versions: map[string]string{"LY": lyOld.Version(), "UA": ua.Version()}}))
+	d.view.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "p", URL: "http://127.0.0.1:1",
+		Primaries: []string{"LY"}, Versions: map[string]string{"LY": lyNew.Version()}}))
+	d.view.apply(entryEvent(t, coord.EventChanged, 13, 11, machineEntry{Name: "h", URL: srv.URL,
+		Primaries: []string{"UA"}, Versions: map[string]string{"UA": ua.Version()}}))
+	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"p", "h"}) {
+		t.Fatalf("LY candidates %v, want [p h] (h an earlier holder)", c)
+	}
+	now = now.Add(time.Second)
+	d.view.apply(coord.Event{Type: coord.EventDeleted, Name: "h", Revision: 14})
+
+	date, _ := flight.ParseDate("2026-12-01")
+	q := trip.Query{Src: "TLV", Dst: "JFK", Date: date}
+	src, _, covered := searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY", "UA"})
+	if !slices.Equal(covered, []string{"UA"}) {
+		t.Errorf("departed h covered %v, want [UA] (its last entry named no LY version)", covered)
+	}
+	for _, f := range src {
+		if f.Seller != "UA" {
+			t.Errorf("departed h sent a flight of %s", f.Seller)
+		}
+	}
+}
+
+// TestAskOfItselfOnceDepartedOnlyAtItsLastVersions: the delegate whose own entry vanished reads
+// its copies only at the versions its last entry named, as another machine would ask it: not a
+// seller its last entry did not name, nor a copy replaced since.
+func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
+	ly, ua, af := testSeller(t, "LY", 3), testSeller(t, "UA", 2), testSeller(t, "AF", 1)
+	m, err := New(Config{Name: "m", Alliance: "star", Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.store = newStore(map[string]*flight.Seller{"LY": ly, "UA": ua, "AF": af})
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	m.view.setClock(&now)
+	m.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	m.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m", URL: "https://m",
+		Primaries: []string{"LY", "UA"}, Versions: map[string]string{"LY": ly.Version(), "UA": "replaced"}}))
+	date, _ := flight.ParseDate("2026-12-01")
+	q := trip.Query{Src: "TLV", Dst: "JFK", Date: date}
+	all := []string{"AF", "LY", "UA"}
+	if _, _, covered := (searchAlliance{m}).Ask(t.Context(), "m", q, gather.BothSides, all); !slices.Equal(covered, all) {
+		t.Fatalf("live: covered %v, want %v (its copies, read as they are)", covered, all)
+	}
+	now = now.Add(time.Second)
+	m.view.apply(coord.Event{Type: coord.EventDeleted, Name: "m", Revision: 12})
+	src, _, covered := searchAlliance{m}.Ask(t.Context(), "m", q, gather.BothSides, all)
+	if !slices.Equal(covered, []string{"LY"}) || len(src) != 3 {
+		t.Errorf("departed: covered %v with %d flights, want [LY] with 3 (AF unnamed, UA's copy not the version named)", covered, len(src))
+	}
+}
