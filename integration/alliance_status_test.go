@@ -74,3 +74,28 @@ func (a *testAlliance) getTrips(ctx context.Context, machine string, q query) (*
 type viewMachine struct {
 	Name string `json:"name"`
 }
+
+// leaderAndSessions waits until every live machine has a session and one says its etcd member
+// leads; it returns that machine and every machine's session (its lease, as /status names it).
+func (a *testAlliance) leaderAndSessions(timeout time.Duration) (leader string, sessions map[string]string) {
+	a.t.Helper()
+	sessions = map[string]string{}
+	eventually(a.t, timeout, "an etcd leader and every machine's session", func() error {
+		leader = ""
+		for _, n := range a.live() {
+			st, err := a.status(n)
+			if err != nil || st.Session == "" || st.Member == nil {
+				return fmt.Errorf("%s: session %q, %v", n, st.Session, err)
+			}
+			sessions[n] = st.Session
+			if st.Member.IsLeader {
+				leader = n
+			}
+		}
+		if leader == "" {
+			return fmt.Errorf("no machine says its member leads")
+		}
+		return nil
+	})
+	return leader, sessions
+}

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -26,24 +25,7 @@ func TestAnswersStayCompleteWhileTheEtcdLeaderIsPaused(t *testing.T) {
 	a.waitSettled(90 * time.Second)
 	queries, want := a.readyQueries(base, 3)
 	for _, pause := range []time.Duration{1500 * time.Millisecond, 2500 * time.Millisecond, 3500 * time.Millisecond, 6 * time.Second} {
-		leader, sessions := "", map[string]string{}
-		eventually(t, 30*time.Second, "an etcd leader and every machine's session", func() error {
-			leader = ""
-			for _, n := range a.live() {
-				st, err := a.status(n)
-				if err != nil || st.Session == "" || st.Member == nil {
-					return fmt.Errorf("%s: session %q, %v", n, st.Session, err)
-				}
-				sessions[n] = st.Session
-				if st.Member.IsLeader {
-					leader = n
-				}
-			}
-			if leader == "" {
-				return fmt.Errorf("no machine says its member leads")
-			}
-			return nil
-		})
+		leader, sessions := a.leaderAndSessions(30 * time.Second)
 		others := slices.DeleteFunc(a.live(), func(n string) bool { return n == leader })
 		load := startSteadyLoad(base, queries, want, 100*time.Millisecond)
 		a.pause(leader)
