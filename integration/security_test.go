@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"flightalliance/internal/pki"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/search"
 	"flightalliance/soap"
 )
@@ -47,6 +48,18 @@ func TestSecureAlliance(t *testing.T) {
 	eventually(t, 30*time.Second, "complete answers over TLS", func() error { return a.checkAnswers(a.delegate(), queries) })
 	eventually(t, 30*time.Second, "complete answers through the https search server", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
+	})
+
+	t.Run("garbage collector target", func(t *testing.T) {
+		want := gcpercent.Choose(gcpercent.Default, false, os.Getenv("GOGC"))
+		if want.Percent == 0 {
+			t.Skipf("GOGC=%s: Go's own reading stands", os.Getenv("GOGC"))
+		}
+		for _, n := range a.order {
+			if got := metricSum(t, a.machines[n].url()+"/metrics", "go_gc_gogc_percent"); got != float64(want.Percent) {
+				t.Errorf("%s runs its garbage collector at %v%%, want %s", n, got, want)
+			}
+		}
 	})
 
 	t.Run("registration", func(t *testing.T) {

@@ -7,10 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/pki"
 )
 
@@ -36,6 +38,7 @@ type config struct {
 	cacheSize                      int    // 0 disables the cache
 	flightsCache                   int    // 0 keeps none
 	pprof                          string // --pprof: where to serve runtime profiles ("": nowhere)
+	gc                             gcpercent.Choice
 	startTimeout                   time.Duration
 	forceNewCluster                bool
 	logLevel                       slog.Level
@@ -71,6 +74,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 		logLevel, tokenFile          string
 		sellers, join, searchServers listFlag
 		peerZones                    listFlag
+		gcPercent                    int
 	)
 	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
 	fs.SetOutput(output)
@@ -101,6 +105,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.pprof, "pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/: CPU, heap, goroutines), apart from --listen; off by default — bind it to a loopback or management address")
+	fs.IntVar(&gcPercent, "gc-percent", gcpercent.Default, gcpercent.Flag)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open")
 	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
 	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")
@@ -134,14 +139,20 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	} else if listed && z != c.zone {
 		return config{}, fmt.Errorf("--zone %s: --peer-zones puts %s in zone %s", c.zone, c.name, z)
 	}
-	replicasGiven := false
-	fs.Visit(func(f *flag.Flag) { replicasGiven = replicasGiven || f.Name == "replicas" })
-	if replicasGiven && (c.replicas < 1 || c.replicas > 5) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["replicas"] && (c.replicas < 1 || c.replicas > 5) {
 		return config{}, fmt.Errorf("--replicas: %d, want 1 to 5", c.replicas)
 	}
 	if err := checkRaftTimers(c.heartbeat, c.election); err != nil {
 		return config{}, err
 	}
+	if given["gc-percent"] {
+		if err := gcpercent.Check(gcPercent); err != nil {
+			return config{}, fmt.Errorf("--gc-percent: %w", err)
+		}
+	}
+	c.gc = gcpercent.Choose(gcPercent, given["gc-percent"], os.Getenv("GOGC"))
 	if c.dataDir == "" {
 		c.dataDir = "var/" + c.name
 	}

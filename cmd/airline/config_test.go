@@ -61,6 +61,10 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--dead-member-grace", "0s"}, "--dead-member-grace: 0s, want a positive duration", false},
 		{[]string{"--etcd-start-timeout", "-1s"}, "--etcd-start-timeout: -1s, want 0", false},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
+		{[]string{"--gc-percent", "0"}, "--gc-percent: 0, want 25 to 10000", false},
+		{[]string{"--gc-percent", "-1"}, "--gc-percent: -1, want 25 to 10000", false},
+		{[]string{"--gc-percent", "10001"}, "--gc-percent: 10001", false},
+		{[]string{"--gc-percent", "off"}, "-gc-percent", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
 	} {
 		var out bytes.Buffer

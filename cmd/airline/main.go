@@ -19,6 +19,7 @@ import (
 
 	"flightalliance/alliance"
 	"flightalliance/coord"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/profiling"
 )
 
@@ -45,6 +46,8 @@ func run(args []string, stderr io.Writer) int {
 	if c.token == "" {
 		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
 	}
+	gcpercent.Apply(c.gc)
+	logger.Info("garbage collector target", "gc_percent", c.gc.String())
 	for _, w := range timerWarnings(c) {
 		logger.Warn(w)
 	}

@@ -8,8 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"time"
 
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/pki"
 	"flightalliance/search"
 )
@@ -21,6 +23,7 @@ type config struct {
 	listen string
 	pprof  string // "": no profiles served
 	level  slog.Level
+	gc     gcpercent.Choice
 }
 
 // usage is a command line refused: the flag (or "") and why.
@@ -38,7 +41,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR] [--gc-percent 200]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -54,6 +57,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pprofAddr := fs.String("pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/), apart from --listen; off by default — bind it to a loopback or management address")
+	gcPercent := fs.Int("gc-percent", gcpercent.Default, gcpercent.Flag)
 	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments), mode 0600; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
 	var tlsFiles pki.Files
 	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
@@ -85,6 +89,13 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--booking-timeout", fmt.Errorf("%s, want a positive duration", *bookingTimeout))
 	case *shutdownTimeout <= 0:
 		return bad("--shutdown-timeout", fmt.Errorf("%s, want a positive duration", *shutdownTimeout))
+	}
+	gcGiven := false
+	fs.Visit(func(f *flag.Flag) { gcGiven = gcGiven || f.Name == "gc-percent" })
+	if gcGiven {
+		if err := gcpercent.Check(*gcPercent); err != nil {
+			return bad("--gc-percent", err)
+		}
 	}
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		return bad("--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
@@ -128,5 +139,6 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		listen: *listen,
 		pprof:  *pprofAddr,
 		level:  lvl,
+		gc:     gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
 	}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/profiling"
 	"flightalliance/search"
 )
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 func serve(ctx context.Context, c config, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
 	c.server.Logger = log
+	gcpercent.Apply(c.gc)
+	log.Info("garbage collector target", "gc_percent", c.gc.String())
 	srv, err := search.New(c.server)
 	if err != nil {
 		return usageError(stderr, "", err)

@@ -39,6 +39,8 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--max-searches", "0"}, "--max-searches"},
 		{[]string{"--queue-timeout", "-1s"}, "--queue-timeout"},
 		{[]string{"--answer-cache", "-1"}, "--answer-cache"},
+		{[]string{"--gc-percent", "24"}, "--gc-percent: 24, want 25 to 10000"},
+		{[]string{"--gc-percent", "20000"}, "--gc-percent"},
 		{[]string{"--shutdown-timeout", "0"}, "--shutdown-timeout"},
 		{[]string{"--log-level", "loud"}, "--log-level"},
 		{[]string{"--nope"}, "-nope"},
@@ -68,7 +70,7 @@ var listeningRe = regexp.MustCompile(`msg="search server listening" addr=(\S+)`)
 // serves, sends SIGTERM and expects exit status 0.
 func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "--listen", "127.0.0.1:0", "--registration-ttl", "5s", "--log-level", "debug")
-	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1")
+	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1", "GOGC=") // GOGC unset: the default target
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +111,17 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("healthz: %d", resp.StatusCode)
+	}
+
+	// The garbage collector runs at the servers' target (gcpercent.Default) unless told otherwise.
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(metrics), "\ngo_gc_gogc_percent 200\n") {
+		t.Errorf("/metrics has no go_gc_gogc_percent 200 (the default garbage collector target)")
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -1,0 +1,67 @@
+package gcpercent
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestChooseTakesTheFlagThenGOGCThenTheDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		flag    int
+		flagSet bool
+		env     string
+		want    Choice
+	}{
+		{"nothing set", Default, false, "", Choice{Default, "default"}},
+		{"GOGC set", Default, false, "400", Choice{400, "GOGC"}},
+		{"GOGC with spaces", Default, false, " 150 ", Choice{150, "GOGC"}},
+		{"GOGC off is Go's", Default, false, "off", Choice{0, "GOGC"}},
+		{"the flag outranks GOGC", 300, true, "50", Choice{300, "--gc-percent"}},
+		{"the flag at the default value, given", Default, true, "50", Choice{Default, "--gc-percent"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Choose(tc.flag, tc.flagSet, tc.env); got != tc.want {
+				t.Errorf("Choose(%d, %v, %q) = %+v, want %+v", tc.flag, tc.flagSet, tc.env, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckRefusesValuesOutsideTheRange(t *testing.T) {
+	for _, ok := range []int{Min, Default, Max} {
+		if err := Check(ok); err != nil {
+			t.Errorf("Check(%d) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []int{-1, 0, Min - 1, Max + 1} {
+		if err := Check(bad); err == nil {
+			t.Errorf("Check(%d) = nil, want an error", bad)
+		}
+	}
+}
+
+func TestApplySetsTheTargetOnlyWhenThereIsOne(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	Apply(Choice{Percent: 0, Source: "GOGC"})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("Apply of no target changed GOGC to %d", got)
+	}
+	Apply(Choice{Percent: 250, Source: "default"})
+	if got := debug.SetGCPercent(100); got != 250 {
+		t.Errorf("after Apply(250) the target is %d", got)
+	}
+}
+
+func TestChoiceSaysWhereItCameFrom(t *testing.T) {
+	for c, want := range map[Choice]string{
+		{Default, "default"}: "200 (default)",
+		{400, "GOGC"}:        "400 (GOGC)",
+		{0, "GOGC"}:          "as GOGC says",
+	} {
+		if got := c.String(); got != want {
+			t.Errorf("%+v.String() = %q, want %q", c, got, want)
+		}
+	}
+}
