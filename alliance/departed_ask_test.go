@@ -1,8 +1,10 @@
 package alliance
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,5 +92,55 @@ func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
 	src, _, covered := searchAlliance{m}.Ask(t.Context(), "m", q, gather.BothSides, all)
 	if !slices.Equal(covered, []string{"LY"}) || len(src) != 3 {
 		t.Errorf("departed: covered %v with %d flights, want [LY] with 3 (AF unnamed, UA's copy not the version named)", covered, len(src))
+	}
+}
+
+// TestAskOfADepartedMachineThatFailsLeavesItAlone: a departed holder that does not answer (cut
+// off: its port takes calls and answers none) costs one call its timeout; the next searches
+// neither call it nor find it among the seller's candidates, and say at once that the seller is
+// missing, until departedRetryAfter has passed.
+func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
+	var calls atomic.Int32
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		<-r.Context().Done()
+	}))
+	defer silent.Close()
+	d, err := New(Config{Name: "d", Alliance: "star", Listen: "127.0.0.1:0", CallTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	d.view.setClock(&now)
+	d.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	d.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "h", URL: silent.URL,
+		Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	now = now.Add(time.Second)
+	d.view.apply(coord.Event{Type: coord.EventDeleted, Name: "h", Revision: 12})
+	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
+		t.Fatalf("LY candidates %v, want [h] (departed)", c)
+	}
+	date, _ := flight.ParseDate("2026-12-01")
+	q := trip.Query{Src: "TLV", Dst: "JFK", Date: date}
+	ask := func() []string {
+		_, _, covered := searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY"})
+		return covered
+	}
+	if covered := ask(); len(covered) > 0 || calls.Load() == 0 {
+		t.Fatalf("first ask: covered %v after %d calls, want nothing after a call that timed out", covered, calls.Load())
+	}
+	first := calls.Load()
+	if c := d.view.candidates("LY"); len(c) > 0 {
+		t.Errorf("after h failed: LY candidates %v, want none for departedRetryAfter", c)
+	}
+	if covered := ask(); len(covered) > 0 || calls.Load() != first {
+		t.Errorf("second ask: covered %v, calls %d → %d; want h left alone", covered, first, calls.Load())
+	}
+	now = now.Add(departedRetryAfter)
+	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
+		t.Errorf("departedRetryAfter later: LY candidates %v, want [h]", c)
+	}
+	if ask(); calls.Load() == first {
+		t.Error("departedRetryAfter later: h was not called again")
 	}
 }

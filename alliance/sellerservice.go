@@ -43,7 +43,7 @@ func (a searchAlliance) Candidates(seller string) []string {
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
 // within the call timeout, for the sides asked only — a machine no longer in the view for the
 // versions of its last entry (view.departedAt). A holder that fails is logged and counted,
-// and covers nothing.
+// and covers nothing; a departed one is then left alone for a while (view.departedProbe).
 func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	m := a.m
 	if machine == m.cfg.Name {
@@ -76,7 +76,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	if !ok {
 		// Not live: a machine whose entry vanished lately (view_departed.go), asked for the
 		// versions its last entry named.
-		if base, versions, ok = m.view.departedAt(machine, sellers); !ok {
+		if base, versions, ok = m.view.departedAt(machine, sellers); !ok || !m.view.departedProbe(machine) {
 			return nil, nil, nil
 		}
 		// Only the sellers it can be asked for at a version: the others it would answer from
@@ -90,12 +90,19 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	callCtx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
 	defer cancel()
 	src, dst, covered, err := gather.AskHolder(callCtx, m.clients.get(base), q, sides, sellers, versions)
+	outcome := callAnswered
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return nil, nil, nil // the gather is over (another holder answered first): not a holder error
+		outcome = callAbandoned // the gather is over (another holder answered first): not a holder error
 	case err != nil:
+		outcome = callFailed
 		m.log.Warn("holder did not answer; asking the next holder", "holder", machine, "sellers", sellers, "sides", sides.String(), "err", err)
 		m.metrics.holderErrors.Inc()
+	}
+	if versions != nil { // a departed machine: how the call went decides when it is asked again
+		m.view.departedAnswered(machine, outcome)
+	}
+	if outcome != callAnswered {
 		return nil, nil, nil
 	}
 	return src, dst, covered

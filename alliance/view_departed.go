@@ -15,7 +15,8 @@ import (
 // the others' etcd but not from their searches — and until it rejoins it still serves the copies
 // it had. The view remembers such a machine for departedAskable, and a delegate asks it for a
 // seller last, after every live holder (view.candidates): an answer that would otherwise name
-// the seller missing can still be complete. It asks naming the version the machine's last entry
+// the seller missing can still be complete. One that fails a call is left alone for
+// departedRetryAfter, then tried by one call at a time until it answers. It asks naming the version the machine's last entry
 // gave (soap.SellerVersion), only when that is the seller's current version — as the live
 // primaries name it, or as they last named it when none is live — and for no seller whose
 // version it cannot name; the machine answers nothing for a copy it has replaced since: a
@@ -29,10 +30,21 @@ import (
 // live holder.
 const departedAskable = time.Minute
 
-// departure is the last entry of a machine that is no longer in the view, and when it vanished.
+// departedRetryAfter is how long a departed machine that failed a call (dead, or cut off from
+// this machine too: a call to it costs the whole call timeout) is left alone. Then one call at a
+// time tries it again (departedProbe), and the others leave it out meanwhile: with no live
+// holder for a seller, one search waits for the call timeout and the others say at once that
+// the seller is missing, as they did before departed machines were asked. Once it answers it is
+// asked by every search again.
+const departedRetryAfter = time.Second
+
+// departure is the last entry of a machine that is no longer in the view, when it vanished, and
+// how the calls to it went since.
 type departure struct {
-	entry machineEntry
-	at    time.Time
+	entry      machineEntry
+	at         time.Time
+	unanswered time.Time // when a call to it last failed; zero: none has since it departed, or one answered after
+	probing    bool      // a call is trying it again after a failure
 }
 
 // depart remembers a machine's last entry as its entry vanishes, and forgets departures older
@@ -62,6 +74,9 @@ func (s *viewState) departedHolders(seller string) []string {
 		if _, live := s.machines[name]; live || now.Sub(d.at) > departedAskable {
 			continue
 		}
+		if !d.unanswered.IsZero() && (d.probing || now.Sub(d.unanswered) < departedRetryAfter) {
+			continue
+		}
 		held := slices.Contains(e.Primaries, seller) || slices.Contains(e.Backups, seller)
 		if ver, has := e.Versions[seller]; held && has && ver == current {
 			out = append(out, d)
@@ -75,6 +90,55 @@ func (s *viewState) departedHolders(seller string) []string {
 		names[i] = d.entry.Name
 	}
 	return names
+}
+
+// departedProbe reports whether a call may go to a departed machine now: always, unless a call
+// to it failed since it departed; then only once departedRetryAfter has passed and no other call
+// is trying it (this one is then the probe). The caller reports how the call went to
+// departedAnswered. A live machine may always be called.
+func (v *view) departedProbe(name string) (ok bool) {
+	v.mirror.Update(func(s *viewState) {
+		d, departed := s.departed[name]
+		if _, live := s.machines[name]; live || !departed || d.unanswered.IsZero() {
+			ok = true
+			return
+		}
+		if d.probing || s.now().Sub(d.unanswered) < departedRetryAfter {
+			return
+		}
+		d.probing, ok = true, true
+		s.departed[name] = d
+	})
+	return ok
+}
+
+// callOutcome is how a call to a departed machine went.
+type callOutcome int
+
+const (
+	callAnswered  callOutcome = iota // it answered (whatever it covered)
+	callFailed                       // it did not answer in time, or refused the call
+	callAbandoned                    // the caller stopped waiting first (another holder answered)
+)
+
+// departedAnswered records how a call to a departed machine went: one that answered is asked by
+// every search again; one that failed is left alone for departedRetryAfter (departedProbe,
+// departedHolders); an abandoned call tells nothing of it.
+func (v *view) departedAnswered(name string, outcome callOutcome) {
+	v.mirror.Update(func(s *viewState) {
+		d, ok := s.departed[name]
+		if !ok {
+			return
+		}
+		d.probing = false
+		switch outcome {
+		case callAnswered:
+			d.unanswered = time.Time{}
+		case callFailed:
+			d.unanswered = s.now()
+		}
+		s.departed[name] = d
+	})
 }
 
 // departedAt is where a departed machine answered and the versions to ask it for, of the sellers

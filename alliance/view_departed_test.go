@@ -242,3 +242,64 @@ func TestDeparturesFallingOutOfTheWindowEmptyTheCaches(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// TestViewLeavesADepartedHolderThatDidNotAnswerAlone: a departed machine whose call failed is
+// no candidate, and may not be called, for departedRetryAfter (a search with no live holder says
+// at once what it misses, rather than every search waiting for the call timeout); then one call
+// at a time tries it (the others leave it out meanwhile), and once one answers every search asks
+// it again. An abandoned call changes nothing; a live machine is never left out, and a machine
+// that departs again starts with a clean record.
+func TestViewLeavesADepartedHolderThatDidNotAnswerAlone(t *testing.T) {
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.setClock(&now)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	a := machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}
+	b := machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}
+	v.apply(entryEvent(t, coord.EventCreated, 11, 11, a))
+	v.apply(entryEvent(t, coord.EventCreated, 12, 12, b))
+	both, onlyA := []string{"a", "b"}, []string{"a"}
+	check := func(when string, candidates []string, mayCall bool) {
+		t.Helper()
+		if got := v.candidates("LY"); !slices.Equal(got, candidates) {
+			t.Errorf("%s: candidates %v, want %v", when, got, candidates)
+		}
+		if got := v.departedProbe("b"); got != mayCall {
+			t.Errorf("%s: departedProbe(b) = %v, want %v", when, got, mayCall)
+		}
+	}
+
+	v.departedAnswered("b", callFailed) // live: asked as any holder
+	check("live b failed a call", both, true)
+	now = now.Add(time.Second)
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 13})
+	check("b departed", both, true)
+	check("b departed, called again", both, true) // no failure yet: any number of calls at once
+	v.departedAnswered("b", callAnswered)
+	v.departedAnswered("b", callFailed)
+	check("departed b failed a call", onlyA, false)
+	now = now.Add(departedRetryAfter - time.Millisecond)
+	check("just before departedRetryAfter", onlyA, false)
+	now = now.Add(time.Millisecond)
+	check("a probe on its way", both, true) // this call is the probe
+	check("while the probe is on its way", onlyA, false)
+	v.departedAnswered("b", callAbandoned)
+	check("the probe abandoned", both, true) // tells nothing: the next call probes
+	v.departedAnswered("b", callFailed)
+	check("the probe failed", onlyA, false)
+	now = now.Add(departedRetryAfter)
+	check("another probe", both, true)
+	v.departedAnswered("b", callAnswered)
+	check("the probe answered", both, true)
+	check("called again", both, true)
+	if _, _, ok := v.departedAt("b", []string{"LY"}); !ok {
+		t.Error("departedAt(b): want ok")
+	}
+
+	// b fails again, rejoins and departs again: a new departure, asked at once.
+	v.departedAnswered("b", callFailed)
+	v.apply(entryEvent(t, coord.EventCreated, 14, 14, b))
+	now = now.Add(time.Second)
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 15})
+	check("b departed anew", both, true)
+}
