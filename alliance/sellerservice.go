@@ -73,10 +73,14 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	}
 	base, ok := m.view.url(machine)
 	var versions []soap.SellerVersion
+	var departed departedCall
 	if !ok {
 		// Not live: a machine whose entry vanished lately (view_departed.go), asked for the
-		// versions its last entry named.
-		if base, versions, ok = m.view.departedAt(machine, sellers); !ok || !m.view.departedProbe(machine) {
+		// versions its last entry named, unless it failed a call lately.
+		if base, versions, ok = m.view.departedAt(machine, sellers); !ok {
+			return nil, nil, nil
+		}
+		if departed, ok = m.view.departedProbe(machine); !ok {
 			return nil, nil, nil
 		}
 		// Only the sellers it can be asked for at a version: the others it would answer from
@@ -100,7 +104,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		m.metrics.holderErrors.Inc()
 	}
 	if versions != nil { // a departed machine: how the call went decides when it is asked again
-		m.view.departedAnswered(machine, outcome)
+		m.view.departedAnswered(departed, outcome)
 	}
 	if outcome != callAnswered {
 		return nil, nil, nil

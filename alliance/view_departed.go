@@ -92,24 +92,37 @@ func (s *viewState) departedHolders(seller string) []string {
 	return names
 }
 
+// departedCall is a call departedProbe let go to a departed machine: which departure it is a
+// call of, and whether it is the one probe after a failure.
+type departedCall struct {
+	name  string
+	at    time.Time // when the departure it was made in began
+	probe bool
+}
+
 // departedProbe reports whether a call may go to a departed machine now: always, unless a call
 // to it failed since it departed; then only once departedRetryAfter has passed and no other call
 // is trying it (this one is then the probe). The caller reports how the call went to
 // departedAnswered. A live machine may always be called.
-func (v *view) departedProbe(name string) (ok bool) {
+func (v *view) departedProbe(name string) (call departedCall, ok bool) {
 	v.mirror.Update(func(s *viewState) {
 		d, departed := s.departed[name]
-		if _, live := s.machines[name]; live || !departed || d.unanswered.IsZero() {
+		if _, live := s.machines[name]; live || !departed {
+			ok = true
+			return
+		}
+		call = departedCall{name: name, at: d.at}
+		if d.unanswered.IsZero() {
 			ok = true
 			return
 		}
 		if d.probing || s.now().Sub(d.unanswered) < departedRetryAfter {
 			return
 		}
-		d.probing, ok = true, true
+		d.probing, call.probe, ok = true, true, true
 		s.departed[name] = d
 	})
-	return ok
+	return call, ok
 }
 
 // callOutcome is how a call to a departed machine went.
@@ -123,21 +136,25 @@ const (
 
 // departedAnswered records how a call to a departed machine went: one that answered is asked by
 // every search again; one that failed is left alone for departedRetryAfter (departedProbe,
-// departedHolders); an abandoned call tells nothing of it.
-func (v *view) departedAnswered(name string, outcome callOutcome) {
+// departedHolders); an abandoned call tells nothing of it. The end of the probe lets another
+// call probe. A call made in an earlier departure of the machine (it rejoined and departed again
+// since) tells nothing of this one.
+func (v *view) departedAnswered(call departedCall, outcome callOutcome) {
 	v.mirror.Update(func(s *viewState) {
-		d, ok := s.departed[name]
-		if !ok {
+		d, ok := s.departed[call.name]
+		if !ok || !d.at.Equal(call.at) {
 			return
 		}
-		d.probing = false
+		if call.probe {
+			d.probing = false
+		}
 		switch outcome {
 		case callAnswered:
 			d.unanswered = time.Time{}
 		case callFailed:
 			d.unanswered = s.now()
 		}
-		s.departed[name] = d
+		s.departed[call.name] = d
 	})
 }
 
