@@ -48,6 +48,9 @@ func run(args []string, stderr io.Writer) int {
 	}
 	gcpercent.Apply(c.gc)
 	logger.Info("garbage collector target", "gc_percent", c.gc.String())
+	if c.gc.Off() {
+		logger.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC or give --gc-percent")
+	}
 	for _, w := range timerWarnings(c) {
 		logger.Warn(w)
 	}

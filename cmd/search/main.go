@@ -50,6 +50,9 @@ func serve(ctx context.Context, c config, stderr io.Writer) int {
 	c.server.Logger = log
 	gcpercent.Apply(c.gc)
 	log.Info("garbage collector target", "gc_percent", c.gc.String())
+	if c.gc.Off() {
+		log.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC or give --gc-percent")
+	}
 	srv, err := search.New(c.server)
 	if err != nil {
 		return usageError(stderr, "", err)

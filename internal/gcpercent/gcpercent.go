@@ -3,10 +3,10 @@
 //
 // The servers allocate in proportion to the answers they make — a whole answer of 2,700 trips
 // is a megabyte of JSON at the search server and as much of trips at the delegate — over a live
-// heap that is small beside it, so that Go's default (100) collects every few answers. At 200,
-// BenchmarkSearchUnderLoad's whole answers went from 316–333/s to 359–394/s on a 2-core machine,
-// the peak resident memory of a machine by about a tenth (README, "Memory and the garbage
-// collector"). The environment's GOGC, the standard knob, is still obeyed when it is set; a
+// heap that is small beside it, so that at Go's default (100) they collect every few answers. At
+// 200, BenchmarkSearchUnderLoad's whole answers went from 317–349/s to 353–377/s on a 2-core
+// machine, and the search server's peak resident memory from 393 to 457 MB (README, "Speed under
+// load"). The environment's GOGC, the standard knob, is still obeyed when it is set; a
 // --gc-percent flag outranks both.
 package gcpercent
 
@@ -33,15 +33,19 @@ const Flag = "garbage collector target (Go's GOGC): how far the heap grows past 
 
 // Choice is the target a server runs with and where it came from.
 type Choice struct {
-	Percent int    // 0 when GOGC asked for something the flag would not take ("off"): Go's reading of GOGC stands
+	Percent int    // -1: off (GOGC=off, which the flag does not offer)
 	Source  string // "--gc-percent", "GOGC" or "default"
 }
 
+// Off reports whether the choice turns the collector off: a server's garbage then grows without
+// bound (the servers warn at start).
+func (c Choice) Off() bool { return c.Percent < 0 }
+
 // String is the choice as the start-up log gives it: "200 (default)", "400 (GOGC)", "300
-// (--gc-percent)", or "as GOGC says" when GOGC asked for what the flag would not take.
+// (--gc-percent)", "off (GOGC)".
 func (c Choice) String() string {
-	if c.Percent == 0 {
-		return "as GOGC says"
+	if c.Off() {
+		return "off (" + c.Source + ")"
 	}
 	return fmt.Sprintf("%d (%s)", c.Percent, c.Source)
 }
@@ -61,19 +65,20 @@ func Choose(flagValue int, flagSet bool, env string) Choice {
 	case flagSet:
 		return Choice{Percent: flagValue, Source: "--gc-percent"}
 	case strings.TrimSpace(env) != "":
-		// Go's runtime has read GOGC already, "off" included; it is left as it is.
-		n, err := strconv.Atoi(strings.TrimSpace(env))
-		if err != nil {
-			return Choice{Source: "GOGC"}
+		v := strings.TrimSpace(env)
+		if v == "off" {
+			return Choice{Percent: -1, Source: "GOGC"} // as Go's runtime read it: no collection
 		}
-		return Choice{Percent: n, Source: "GOGC"}
+		if n, err := strconv.Atoi(v); err == nil {
+			return Choice{Percent: n, Source: "GOGC"} // as Go's runtime read it, unchecked
+		}
+		// Go's runtime reads a GOGC it does not understand as 100; the servers' default stands.
+		return Choice{Percent: Default, Source: "default; GOGC " + strconv.Quote(v) + " is not a number"}
 	}
 	return Choice{Percent: Default, Source: "default"}
 }
 
-// Apply sets the collector's target to c's (nothing when it has none: GOGC's stands).
+// Apply sets the collector's target to c's.
 func Apply(c Choice) {
-	if c.Percent > 0 {
-		debug.SetGCPercent(c.Percent)
-	}
+	debug.SetGCPercent(c.Percent)
 }

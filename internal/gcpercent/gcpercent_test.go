@@ -16,7 +16,8 @@ func TestChooseTakesTheFlagThenGOGCThenTheDefault(t *testing.T) {
 		{"nothing set", Default, false, "", Choice{Default, "default"}},
 		{"GOGC set", Default, false, "400", Choice{400, "GOGC"}},
 		{"GOGC with spaces", Default, false, " 150 ", Choice{150, "GOGC"}},
-		{"GOGC off is Go's", Default, false, "off", Choice{0, "GOGC"}},
+		{"GOGC off", Default, false, "off", Choice{-1, "GOGC"}},
+		{"GOGC not a number", Default, false, "lots", Choice{Default, `default; GOGC "lots" is not a number`}},
 		{"the flag outranks GOGC", 300, true, "50", Choice{300, "--gc-percent"}},
 		{"the flag at the default value, given", Default, true, "50", Choice{Default, "--gc-percent"}},
 	} {
@@ -41,13 +42,9 @@ func TestCheckRefusesValuesOutsideTheRange(t *testing.T) {
 	}
 }
 
-func TestApplySetsTheTargetOnlyWhenThereIsOne(t *testing.T) {
+func TestApplySetsTheTarget(t *testing.T) {
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	Apply(Choice{Percent: 0, Source: "GOGC"})
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("Apply of no target changed GOGC to %d", got)
-	}
 	Apply(Choice{Percent: 250, Source: "default"})
 	if got := debug.SetGCPercent(100); got != 250 {
 		t.Errorf("after Apply(250) the target is %d", got)
@@ -58,7 +55,7 @@ func TestChoiceSaysWhereItCameFrom(t *testing.T) {
 	for c, want := range map[Choice]string{
 		{Default, "default"}: "200 (default)",
 		{400, "GOGC"}:        "400 (GOGC)",
-		{0, "GOGC"}:          "as GOGC says",
+		{-1, "GOGC"}:         "off (GOGC)",
 	} {
 		if got := c.String(); got != want {
 			t.Errorf("%+v.String() = %q, want %q", c, got, want)
