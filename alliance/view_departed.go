@@ -15,27 +15,28 @@ import (
 // the others' etcd but not from their searches — and until it rejoins it still serves the copies
 // it had. The view remembers such a machine for departedAskable, and a delegate asks it for a
 // seller last, after every live holder (view.candidates): an answer that would otherwise name
-// the seller missing can still be complete. One that fails a call is left alone for
-// departedRetryAfter, then tried by one call at a time until it answers. It asks naming the version the machine's last entry
+// the seller missing can still be complete. It asks naming the version the machine's last entry
 // gave (soap.SellerVersion), only when that is the seller's current version — as the live
 // primaries name it, or as they last named it when none is live — and for no seller whose
 // version it cannot name; the machine answers nothing for a copy it has replaced since: a
 // departed machine's answer is never of another version than a live holder's would be. When a
 // departure falls out of the window, the delegate's caches are emptied (expireDepartures): an
 // answer kept from before must not go on showing a seller only that machine could answer for.
+// A departed machine that fails a call is left alone for departedRetryAfter, then tried by one
+// call at a time until it answers (departedProbe).
 
 // departedAskable is how long after its entry vanished a machine is still asked, last, for the
 // copies its last entry named. A machine whose session ended while it ran rejoins within a few
-// seconds; one that is gone for good costs a failed call, and only to a search that found no
-// live holder.
+// seconds; one that is gone for good costs failed calls, only to searches that found no live
+// holder, and once one has failed, one at a time (departedRetryAfter).
 const departedAskable = time.Minute
 
 // departedRetryAfter is how long a departed machine that failed a call (dead, or cut off from
 // this machine too: a call to it costs the whole call timeout) is left alone. Then one call at a
-// time tries it again (departedProbe), and the others leave it out meanwhile: with no live
-// holder for a seller, one search waits for the call timeout and the others say at once that
-// the seller is missing, as they did before departed machines were asked. Once it answers it is
-// asked by every search again.
+// time tries it again (departedProbe), and the others leave it out meanwhile: once a call has
+// failed, a seller with no live holder costs one search at a time the call timeout, and the
+// others say at once that the seller is missing, as they did before departed machines were
+// asked. Once it answers it is asked by every search again.
 const departedRetryAfter = time.Second
 
 // departure is the last entry of a machine that is no longer in the view, when it vanished, and
