@@ -39,9 +39,7 @@ func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
-	d.view.setClock(&now)
-	d.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(d.view)
 	d.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "h", URL: srv.URL,
 		Primaries: []string{"LY", "UA"}, Versions: map[string]string{"LY": lyOld.Version(), "UA": ua.Version()}}))
 	d.view.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "p", URL: "http://127.0.0.1:1",
@@ -51,7 +49,7 @@ func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T)
 	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"p", "h"}) {
 		t.Fatalf("LY candidates %v, want [p h] (h an earlier holder)", c)
 	}
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	d.view.apply(coord.Event{Type: coord.EventDeleted, Name: "h", Revision: 14})
 
 	date, _ := flight.ParseDate("2026-12-01")
@@ -77,9 +75,7 @@ func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.store = newStore(map[string]*flight.Seller{"LY": ly, "UA": ua, "AF": af})
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
-	m.view.setClock(&now)
-	m.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(m.view)
 	m.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m", URL: "https://m",
 		Primaries: []string{"LY", "UA"}, Versions: map[string]string{"LY": ly.Version(), "UA": "replaced"}}))
 	date, _ := flight.ParseDate("2026-12-01")
@@ -88,7 +84,7 @@ func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
 	if _, _, covered := (searchAlliance{m}).Ask(t.Context(), "m", q, gather.BothSides, all); !slices.Equal(covered, all) {
 		t.Fatalf("live: covered %v, want %v (its copies, read as they are)", covered, all)
 	}
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	m.view.apply(coord.Event{Type: coord.EventDeleted, Name: "m", Revision: 12})
 	src, _, covered := searchAlliance{m}.Ask(t.Context(), "m", q, gather.BothSides, all)
 	if !slices.Equal(covered, []string{"LY"}) || len(src) != 3 {
@@ -108,12 +104,10 @@ func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
-	d.view.setClock(&now)
-	d.view.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(d.view)
 	d.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "h", URL: silent.URL,
 		Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	d.view.apply(coord.Event{Type: coord.EventDeleted, Name: "h", Revision: 12})
 	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
 		t.Fatalf("LY candidates %v, want [h] (departed)", c)
@@ -140,7 +134,7 @@ func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
 	if covered := ask(); len(covered) > 0 || calls() != 1 {
 		t.Errorf("second ask: covered %v, %v calls; want h left alone (1 call)", covered, calls())
 	}
-	now = now.Add(departedRetryAfter)
+	*now = now.Add(departedRetryAfter)
 	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
 		t.Errorf("departedRetryAfter later: LY candidates %v, want [h]", c)
 	}

@@ -17,10 +17,8 @@ import (
 // let a second probe go; a live machine is never left out; a call of an earlier departure tells
 // nothing of the next one.
 func TestViewLeavesADepartedHolderThatDidNotAnswerAlone(t *testing.T) {
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
 	v := newView(slog.New(slog.DiscardHandler), nil)
-	v.setClock(&now)
-	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(v)
 	a := machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}
 	b := machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}
 	v.apply(entryEvent(t, coord.EventCreated, 11, 11, a))
@@ -41,25 +39,25 @@ func TestViewLeavesADepartedHolderThatDidNotAnswerAlone(t *testing.T) {
 
 	v.departedAnswered(call("live b", both, true), callFailed) // live: asked as any holder
 	call("live b failed a call", both, true)
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 13})
 	early := call("b departed", both, true)
 	late := call("b departed, called again", both, true) // no failure yet: any number at once
 	v.departedAnswered(early, callFailed)
 	call("departed b failed a call", onlyA, false)
-	now = now.Add(departedRetryAfter - time.Millisecond)
+	*now = now.Add(departedRetryAfter - time.Millisecond)
 	call("just before departedRetryAfter", onlyA, false)
-	now = now.Add(time.Millisecond)
+	*now = now.Add(time.Millisecond)
 	probe := call("departedRetryAfter later: a probe", both, true)
 	call("while the probe is on its way", onlyA, false)
 	v.departedAnswered(late, callFailed) // the call made before the failure ends: not the probe
-	now = now.Add(departedRetryAfter)
+	*now = now.Add(departedRetryAfter)
 	call("a call before the failure ended, the probe still on its way", onlyA, false)
 	v.departedAnswered(probe, callAbandoned)
 	probe = call("the probe abandoned: the next call probes", both, true)
 	v.departedAnswered(probe, callFailed)
 	call("the probe failed", onlyA, false)
-	now = now.Add(departedRetryAfter)
+	*now = now.Add(departedRetryAfter)
 	probe = call("another probe", both, true)
 	v.departedAnswered(probe, callAnswered)
 	call("the probe answered", both, true)
@@ -72,7 +70,7 @@ func TestViewLeavesADepartedHolderThatDidNotAnswerAlone(t *testing.T) {
 	// tells nothing of the new departure.
 	old := call("before b rejoins", both, true)
 	v.apply(entryEvent(t, coord.EventCreated, 14, 14, b))
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 15})
 	v.departedAnswered(old, callFailed)
 	call("b departed anew, an old call failed", both, true)

@@ -15,6 +15,15 @@ import (
 	"flightalliance/soap"
 )
 
+// listedOnClock dates v's departures by the clock it returns, first 2026-11-27 01:00 UTC, and lists
+// v's folder (empty), as the tests of departed machines begin.
+func listedOnClock(v *view) *time.Time {
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	v.setClock(&now)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	return &now
+}
+
 // setClock makes the view date departures by *now.
 func (v *view) setClock(now *time.Time) {
 	v.mirror.Update(func(s *viewState) { s.now = func() time.Time { return *now } })
@@ -25,10 +34,8 @@ func (v *view) setClock(now *time.Time) {
 // versions its last entry named; not once the seller's current version is another, nor once it
 // is live again (it is then asked as a live machine), nor past the window.
 func TestViewAsksDepartedHoldersLast(t *testing.T) {
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
 	v := newView(slog.New(slog.DiscardHandler), nil)
-	v.setClock(&now)
-	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(v)
 	a := machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}
 	b := machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Primaries: []string{"UA"}, Versions: map[string]string{"LY": "v1", "UA": "u1"}}
 	c := machineEntry{Name: "c", URL: "https://c", Backups: []string{"UA"}, Versions: map[string]string{"UA": "u1"}}
@@ -39,7 +46,7 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 		t.Fatal("a live machine is not departed")
 	}
 
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 14})
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("b departed: LY candidates %v, want [a b] (b last)", got)
@@ -56,7 +63,7 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 		t.Error("departedAt(b) for a seller its entry named no version of: want not ok")
 	}
 
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "a", Revision: 15})
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("a departed after b: LY candidates %v, want [a b] (the latest first)", got)
@@ -68,7 +75,7 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"d"}) {
 		t.Errorf("LY's current version is v2: candidates %v, want [d] (the departed have v1)", got)
 	}
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "d", Revision: 17})
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"d"}) {
 		t.Errorf("d departed too: candidates %v, want [d] (v2 is the version a primary last named; a and b have v1)", got)
@@ -83,7 +90,7 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 		t.Errorf("b's url %q %v, want its new entry's", url, ok)
 	}
 
-	now = now.Add(departedAskable + time.Second)
+	*now = now.Add(departedAskable + time.Second)
 	if got := v.candidates("LY"); slices.Contains(got, "a") || slices.Contains(got, "d") {
 		t.Errorf("past departedAskable: LY candidates %v, want neither a nor d", got)
 	}
@@ -159,27 +166,25 @@ func flightsOf(sellers []string) (n int) {
 // but the view saw v2 named last: a and b are not asked (their answer would be the replaced
 // data, complete), d is.
 func TestViewDoesNotAskADepartedCopyOfAReplacedVersion(t *testing.T) {
-	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
 	v := newView(slog.New(slog.DiscardHandler), nil)
-	v.setClock(&now)
-	v.apply(coord.Event{Type: coord.EventResync, Revision: 10})
+	now := listedOnClock(v)
 	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "a", URL: "https://a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "a", Revision: 13})
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 14})
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b"}) {
 		t.Fatalf("a and b departed at LY's last known version: candidates %v, want [a b]", got)
 	}
 	v.apply(entryEvent(t, coord.EventCreated, 15, 15, machineEntry{Name: "d", URL: "https://d", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
-	now = now.Add(time.Second)
+	*now = now.Add(time.Second)
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "d", Revision: 16})
 	if got := v.candidates("LY"); !slices.Equal(got, []string{"d"}) {
 		t.Errorf("d (v2) departed after a and b (v1): candidates %v, want [d]", got)
 	}
 	// A view that never saw a version of a seller asks no departed machine for it.
 	fresh := newView(slog.New(slog.DiscardHandler), nil)
-	fresh.setClock(&now)
+	fresh.setClock(now)
 	fresh.apply(coord.Event{Type: coord.EventResync, Revision: 10, Children: []coord.Child{}})
 	fresh.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "b", URL: "https://b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	fresh.apply(coord.Event{Type: coord.EventDeleted, Name: "b", Revision: 12})
