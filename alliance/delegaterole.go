@@ -20,6 +20,10 @@ type delegatePass struct {
 	// probe is a machine's health check (GET /healthz at url); a machine that does not answer
 	// is health{}.
 	probe func(url string) health
+	// unseenBefore reports whether the store lists, now, a machine ranked before this one that
+	// the view does not have yet: the view lags its watch. It is asked only before this machine
+	// starts acting with quorum (a read of the store needs it); nil: never.
+	unseenBefore func() bool
 }
 
 // sellerCopy is where one seller's data is, for the delegate's decision without quorum.
@@ -46,8 +50,16 @@ type delegateRole struct {
 // step decides one pass: who acts (actsAsDelegate), the alternates to name (alternatesOf), and
 // whether the registration is due (registrar.step — never while this machine leaves, though it
 // acts until its entry is gone).
+//
+// A machine starts acting only on a view that has caught up with the store: a machine whose watch
+// lags (a busy member, one that just joined) can see itself first in line while the delegate's
+// entry is already in the store, and its registration would replace the delegate's with one that
+// names no alternates. It waits for the view instead; the next change of the view decides again.
 func (r *delegateRole) step(p delegatePass) delegateDecision {
 	d := delegateDecision{acting: actsAsDelegate(p), alternates: alternatesOf(p.entries, p.self)}
+	if d.acting && !r.reg.acting && p.quorum && p.unseenBefore != nil && p.unseenBefore() {
+		d.acting = false
+	}
 	d.roleChanged, d.register = r.reg.step(d.acting, p.leaving, d.alternates, p.now)
 	return d
 }

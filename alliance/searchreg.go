@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -59,7 +60,39 @@ func (m *Machine) delegatePass(ctx context.Context, client *http.Client) delegat
 		now:     time.Now(),
 		copies:  m.sellerCopies,
 		probe:   probeOnce(ctx, client),
+		unseenBefore: func() bool {
+			return m.unseenBefore(ctx, entries)
+		},
 	}
+}
+
+// storeReadTimeout bounds unseenBefore's read of the store: a linearizable read that takes a
+// millisecond or two with quorum. One that fails leaves the decision to the view.
+const storeReadTimeout = 500 * time.Millisecond
+
+// unseenBefore reads the machines' entries from the store and reports whether one ranked before
+// this machine (a well-formed entry) is missing from entries, the view's.
+func (m *Machine) unseenBefore(ctx context.Context, entries []machineEntry) bool {
+	ctx, cancel := context.WithTimeout(ctx, storeReadTimeout)
+	defer cancel()
+	stored, _, err := m.tree().ChildrenData(ctx, m.keys.machines(), 0)
+	if err != nil {
+		m.log.Debug("reading the machines' entries before acting as the delegate failed", "err", err)
+		return false
+	}
+	for _, c := range stored {
+		if c.Name >= m.cfg.Name {
+			break
+		}
+		if _, err := decodeMachineEntry(c.Name, c.Value); err != nil {
+			continue
+		}
+		if !slices.ContainsFunc(entries, func(e machineEntry) bool { return e.Name == c.Name }) {
+			m.log.Info("not acting as the delegate yet: the view lacks a machine before this one", "machine", c.Name)
+			return true
+		}
+	}
+	return false
 }
 
 // sellerCopies lists every seller the alliance knows, each with whether this machine has a copy

@@ -171,13 +171,6 @@ func TestAlternatesOf(t *testing.T) {
 // leaves, and stops acting when a machine before it answers again.
 func TestDelegateRoleStep(t *testing.T) {
 	role := delegateRole{reg: registrar{every: 3 * time.Second}}
-	alts := func(names ...string) []string {
-		var out []string
-		for _, n := range names {
-			out = append(out, "https://"+n+sellerPath)
-		}
-		return out
-	}
 	passes := []struct {
 		name    string
 		at      time.Duration
@@ -210,6 +203,62 @@ func TestDelegateRoleStep(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", s.name, got, s.want)
 		}
 	}
+}
+
+// TestDelegateRoleWaitsForALaggingView: a machine whose view lags the store (it just joined and
+// sees only itself, while the store already lists m1, the delegate) does not start acting — it
+// would replace m1's registration with one that names no alternates. It acts once the machine
+// before it is in its view and fails; the store is read only before it starts acting with quorum.
+func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
+	role := delegateRole{reg: registrar{every: 3 * time.Second}}
+	reads := 0
+	passes := []struct {
+		name         string
+		entries      []machineEntry
+		up           []string
+		quorum       bool
+		unseenBefore bool
+		want         delegateDecision
+		wantReads    int
+	}{
+		{"only itself in the view, m1 in the store", without(without(without(delegateView, "m1"), "m3"), "m4"), nil, true, true,
+			delegateDecision{acting: false}, 1},
+		{"m1 in the view and answering", delegateView, []string{"m1"}, true, false,
+			delegateDecision{acting: false, alternates: alts("m3", "m4", "m1")}, 1},
+		{"m1 killed, its entry still stored", delegateView, []string{"m3", "m4"}, true, false,
+			delegateDecision{acting: true, alternates: alts("m3", "m4", "m1"), roleChanged: true, register: true}, 2},
+		{"acting: no read", delegateView, []string{"m3", "m4"}, true, true,
+			delegateDecision{acting: true, alternates: alts("m3", "m4", "m1")}, 2},
+	}
+	for i, s := range passes {
+		h := &fakeHealth{up: s.up, quorum: s.up}
+		got := role.step(delegatePass{self: "m2", entries: s.entries, quorum: s.quorum, now: epoch.Add(time.Duration(i) * time.Second),
+			probe: h.probe, copies: copiesIn(s.entries, "m2", nil),
+			unseenBefore: func() bool { reads++; return s.unseenBefore }})
+		if got.acting != s.want.acting || got.roleChanged != s.want.roleChanged || got.register != s.want.register ||
+			!slices.Equal(got.alternates, s.want.alternates) || reads != s.wantReads {
+			t.Errorf("%s: got %+v after %d reads of the store, want %+v after %d", s.name, got, reads, s.want, s.wantReads)
+		}
+	}
+	// Without quorum the store cannot be read: the health checks decide alone.
+	role = delegateRole{reg: registrar{every: 3 * time.Second}}
+	reads = 0
+	h := &fakeHealth{}
+	alone := without(without(without(delegateView, "m1"), "m3"), "m4")
+	got := role.step(delegatePass{self: "m2", entries: alone, now: epoch, probe: h.probe,
+		copies: copiesIn(delegateView, "m2", []string{"BB", "CC"}), unseenBefore: func() bool { reads++; return true }})
+	if !got.acting || reads != 0 {
+		t.Errorf("without quorum, covering every seller: got %+v after %d reads of the store, want acting after none", got, reads)
+	}
+}
+
+// alts are the alternates naming machines, as a registration names them.
+func alts(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		out = append(out, "https://"+n+sellerPath)
+	}
+	return out
 }
 
 // leavingIn returns entries with name's entry announcing its leave.

@@ -15,6 +15,9 @@ type Registration struct {
 	Name         string    `json:"name"`
 	URI          string    `json:"uri"`
 	Alternates   []string  `json:"alternates,omitempty"` // asked in order when the delegate fails or is slow
+	// Previous are the delegate and alternates of the registrations this one replaced, asked
+	// last, each until its own registration would have gone stale (see Fallback).
+	Previous []Fallback `json:"previous,omitempty"`
 	RegisteredAt time.Time `json:"registered_at"`        // when this URI was first registered under Name
 	LastSeen     time.Time `json:"last_seen"`
 	ExpiresAt    time.Time `json:"expires_at"`
@@ -22,6 +25,19 @@ type Registration struct {
 	// the alliance incomplete, naming since when it is silent, and do not ask it.
 	Stale bool `json:"stale"`
 }
+
+// Fallback is a target of a replaced registration, kept until that registration would have gone
+// stale. A machine of an alliance can replace the registration of the real delegate by mistake
+// (it registered on a view of the alliance that lagged, seeing nobody before it) and die or be
+// cut off right after; the real delegate refreshes only seconds later. Until then the searches
+// still reach a machine that answers: the delegate it replaced, asked after the new line.
+type Fallback struct {
+	URI   string    `json:"uri"`
+	Until time.Time `json:"until"`
+}
+
+// maxFallbacks bounds a registration's Previous.
+const maxFallbacks = 8
 
 // Registry holds the registrations, one per alliance name. An alliance, once known, stays known
 // until it is unregistered: a registration that outlives its TTL is kept, marked stale, so that a
@@ -40,9 +56,10 @@ func NewRegistry(ttl time.Duration, now func() time.Time) *Registry {
 }
 
 // Register adds or refreshes the registration of alliance name. A different URI replaces the
-// old registration (RegisteredAt restarts); the same URI only refreshes it. Either way the
-// alternates are the ones given now. It returns the new registration and the URI it replaced,
-// if any.
+// old registration (RegisteredAt restarts), whose delegate and alternates become fallbacks
+// (Previous); the same URI only refreshes it. Either way the alternates are the ones given now,
+// and fallbacks are kept until they lapse. It returns the new registration and the URI it
+// replaced, if any.
 func (r *Registry) Register(name, uri string, alternates ...string) (reg Registration, replacedURI string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -55,13 +72,48 @@ func (r *Registry) Register(name, uri string, alternates ...string) (reg Registr
 	} else if ok {
 		replacedURI = old.URI
 	}
+	if ok {
+		reg.Previous = fallbacks(reg, old, now)
+	}
 	r.regs[name] = reg
 	return reg, replacedURI
 }
 
-// targets is whom a search asks for this alliance, in order: the delegate, then its alternates.
+// fallbacks are the fallbacks of reg, which replaces or refreshes old at now: old's own delegate
+// and alternates when reg replaces it (until old's expiry), then old's fallbacks that have not
+// lapsed; none that reg already names, none twice, at most maxFallbacks.
+func fallbacks(reg, old Registration, now time.Time) []Fallback {
+	var out []Fallback
+	seen := map[string]bool{reg.URI: true}
+	for _, uri := range reg.Alternates {
+		seen[uri] = true
+	}
+	add := func(f Fallback) {
+		if !seen[f.URI] && now.Before(f.Until) && len(out) < maxFallbacks {
+			seen[f.URI] = true
+			out = append(out, f)
+		}
+	}
+	if old.URI != reg.URI {
+		add(Fallback{URI: old.URI, Until: old.ExpiresAt})
+		for _, uri := range old.Alternates {
+			add(Fallback{URI: uri, Until: old.ExpiresAt})
+		}
+	}
+	for _, f := range old.Previous {
+		add(f)
+	}
+	return out
+}
+
+// targets is whom a search asks for this alliance, in order: the delegate, its alternates, then
+// its fallbacks (as marked, only those that have not lapsed).
 func (reg Registration) targets() []string {
-	return append([]string{reg.URI}, reg.Alternates...)
+	out := append([]string{reg.URI}, reg.Alternates...)
+	for _, f := range reg.Previous {
+		out = append(out, f.URI)
+	}
+	return out
 }
 
 // Remove drops the registration of alliance name; it reports whether there was one.
@@ -119,9 +171,14 @@ func (r *Registry) Counts() (live, stale int) {
 	return live, stale
 }
 
-// marked is reg with Stale set as of now.
+// marked is reg as of now: Stale set, and the fallbacks that lapsed left out.
 func (r *Registry) marked(reg Registration) Registration {
-	reg.Stale = !r.now().Before(reg.ExpiresAt)
+	now := r.now()
+	reg.Stale = !now.Before(reg.ExpiresAt)
+	reg.Previous = slices.DeleteFunc(slices.Clone(reg.Previous), func(f Fallback) bool { return !now.Before(f.Until) })
+	if len(reg.Previous) == 0 {
+		reg.Previous = nil
+	}
 	return reg
 }
 
