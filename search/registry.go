@@ -12,15 +12,15 @@ import (
 // Registration is one alliance's delegate as the search server knows it. A delegate refreshes it
 // by registering again; at ExpiresAt (LastSeen + TTL) without a refresh it becomes stale.
 type Registration struct {
-	Name         string    `json:"name"`
-	URI          string    `json:"uri"`
-	Alternates   []string  `json:"alternates,omitempty"` // asked in order when the delegate fails or is slow
+	Name       string   `json:"name"`
+	URI        string   `json:"uri"`
+	Alternates []string `json:"alternates,omitempty"` // asked in order when the delegate fails or is slow
 	// Previous are the delegate and alternates of the registrations this one replaced, asked
 	// last, each until its own registration would have gone stale (see Fallback).
-	Previous []Fallback `json:"previous,omitempty"`
-	RegisteredAt time.Time `json:"registered_at"`        // when this URI was first registered under Name
-	LastSeen     time.Time `json:"last_seen"`
-	ExpiresAt    time.Time `json:"expires_at"`
+	Previous     []Fallback `json:"previous,omitempty"`
+	RegisteredAt time.Time  `json:"registered_at"` // when this URI was first registered under Name
+	LastSeen     time.Time  `json:"last_seen"`
+	ExpiresAt    time.Time  `json:"expires_at"`
 	// Stale says the delegate has not refreshed the registration within the TTL: searches report
 	// the alliance incomplete, naming since when it is silent, and do not ask it.
 	Stale bool `json:"stale"`
