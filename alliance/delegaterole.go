@@ -21,8 +21,8 @@ type delegatePass struct {
 	// is health{}.
 	probe func(url string) health
 	// unseenBefore reports whether the store lists, now, a machine ranked before this one that
-	// the view does not have yet: the view lags its watch. It is asked only before this machine
-	// starts acting with quorum (a read of the store needs it); nil: never.
+	// the view does not have yet: the view lags its watch. It is asked only before this machine,
+	// acting with quorum (a read of the store needs it), registers; nil: never.
 	unseenBefore func() bool
 }
 
@@ -51,13 +51,15 @@ type delegateRole struct {
 // whether the registration is due (registrar.step — never while this machine leaves, though it
 // acts until its entry is gone).
 //
-// A machine starts acting only on a view that has caught up with the store: a machine whose watch
+// A machine registers only on a view that has caught up with the store: a machine whose watch
 // lags (a busy member, one that just joined) can see itself first in line while the delegate's
 // entry is already in the store, and its registration would replace the delegate's with one that
-// names no alternates. It waits for the view instead; the next change of the view decides again.
+// names no alternates. Before every registration with quorum it reads the store, and while its
+// view lacks a machine ranked before it, it does not act; the next pass (a change of the view, or
+// the loop's second) decides again.
 func (r *delegateRole) step(p delegatePass) delegateDecision {
 	d := delegateDecision{acting: actsAsDelegate(p), alternates: alternatesOf(p.entries, p.self)}
-	if d.acting && !r.reg.acting && p.quorum && p.unseenBefore != nil && p.unseenBefore() {
+	if d.acting && p.quorum && !p.leaving && r.reg.due(d.alternates, p.now) && p.unseenBefore != nil && p.unseenBefore() {
 		d.acting = false
 	}
 	d.roleChanged, d.register = r.reg.step(d.acting, p.leaving, d.alternates, p.now)

@@ -26,9 +26,15 @@ func (r *registrar) step(acting, leaving bool, alternates []string, now time.Tim
 	if !acting || leaving {
 		return roleChanged, false
 	}
-	if now.Sub(r.registered) >= r.every || !slices.Equal(alternates, r.alternates) {
+	if r.due(alternates, now) {
 		r.registered, r.alternates = now, alternates
 		return roleChanged, true
 	}
 	return roleChanged, false
+}
+
+// due reports whether acting at now, with alternates, registers: when it starts acting, when
+// the alternates change, and every `every`.
+func (r *registrar) due(alternates []string, now time.Time) bool {
+	return !r.acting || r.registered.IsZero() || now.Sub(r.registered) >= r.every || !slices.Equal(alternates, r.alternates)
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"flightalliance/coord"
 )
 
 // delegateLoop decides, at every change of the view and every second, whether this machine acts
@@ -70,29 +72,39 @@ func (m *Machine) delegatePass(ctx context.Context, client *http.Client) delegat
 // millisecond or two with quorum. One that fails leaves the decision to the view.
 const storeReadTimeout = 500 * time.Millisecond
 
-// unseenBefore reads the machines' entries from the store and reports whether one ranked before
-// this machine (a well-formed entry) is missing from entries, the view's.
+// unseenBefore reads the machines' entries from the store and reports whether the view's entries
+// lack one ranked before this machine (unseenIn). A read that fails says no: the view decides.
 func (m *Machine) unseenBefore(ctx context.Context, entries []machineEntry) bool {
 	ctx, cancel := context.WithTimeout(ctx, storeReadTimeout)
 	defer cancel()
 	stored, _, err := m.tree().ChildrenData(ctx, m.keys.machines(), 0)
 	if err != nil {
-		m.log.Debug("reading the machines' entries before acting as the delegate failed", "err", err)
+		m.log.Debug("reading the machines' entries before registering as the delegate failed", "err", err)
 		return false
 	}
+	if name, unseen := unseenIn(stored, entries, m.cfg.Name); unseen {
+		m.log.Info("not acting as the delegate: the view lacks a machine before this one", "machine", name)
+		return true
+	}
+	return false
+}
+
+// unseenIn returns the first machine of stored (the machines folder's children, sorted by name)
+// ranked before self whose entry is well formed — the view drops the others too — and that
+// view does not have.
+func unseenIn(stored []coord.Child, view []machineEntry, self string) (name string, unseen bool) {
 	for _, c := range stored {
-		if c.Name >= m.cfg.Name {
+		if c.Name >= self {
 			break
 		}
 		if _, err := decodeMachineEntry(c.Name, c.Value); err != nil {
 			continue
 		}
-		if !slices.ContainsFunc(entries, func(e machineEntry) bool { return e.Name == c.Name }) {
-			m.log.Info("not acting as the delegate yet: the view lacks a machine before this one", "machine", c.Name)
-			return true
+		if !slices.ContainsFunc(view, func(e machineEntry) bool { return e.Name == c.Name }) {
+			return c.Name, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // sellerCopies lists every seller the alliance knows, each with whether this machine has a copy

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 // The alliance of the delegate tests: four machines, three sellers, each seller with a primary
@@ -208,12 +210,14 @@ func TestDelegateRoleStep(t *testing.T) {
 // TestDelegateRoleWaitsForALaggingView: a machine whose view lags the store (it just joined and
 // sees only itself, while the store already lists m1, the delegate) does not start acting — it
 // would replace m1's registration with one that names no alternates. It acts once the machine
-// before it is in its view and fails; the store is read only before it starts acting with quorum.
+// before it is in its view and fails. The store is read before each registration with quorum, and
+// a view that lags again at a refresh stops it acting.
 func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 	role := delegateRole{reg: registrar{every: 3 * time.Second}}
 	reads := 0
 	passes := []struct {
 		name         string
+		at           time.Duration
 		entries      []machineEntry
 		up           []string
 		quorum       bool
@@ -221,18 +225,20 @@ func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 		want         delegateDecision
 		wantReads    int
 	}{
-		{"only itself in the view, m1 in the store", without(without(without(delegateView, "m1"), "m3"), "m4"), nil, true, true,
+		{"only itself in the view, m1 in the store", 0, without(without(without(delegateView, "m1"), "m3"), "m4"), nil, true, true,
 			delegateDecision{acting: false}, 1},
-		{"m1 in the view and answering", delegateView, []string{"m1"}, true, false,
+		{"m1 in the view and answering", time.Second, delegateView, []string{"m1"}, true, false,
 			delegateDecision{acting: false, alternates: alts("m3", "m4", "m1")}, 1},
-		{"m1 killed, its entry still stored", delegateView, []string{"m3", "m4"}, true, false,
+		{"m1 killed, its entry still stored", 2 * time.Second, delegateView, []string{"m3", "m4"}, true, false,
 			delegateDecision{acting: true, alternates: alts("m3", "m4", "m1"), roleChanged: true, register: true}, 2},
-		{"acting: no read", delegateView, []string{"m3", "m4"}, true, true,
+		{"acting, no registration due: no read", 3 * time.Second, delegateView, []string{"m3", "m4"}, true, true,
 			delegateDecision{acting: true, alternates: alts("m3", "m4", "m1")}, 2},
+		{"a refresh due while the view lags again", 5 * time.Second, delegateView, []string{"m3", "m4"}, true, true,
+			delegateDecision{acting: false, alternates: alts("m3", "m4", "m1"), roleChanged: true}, 3},
 	}
-	for i, s := range passes {
+	for _, s := range passes {
 		h := &fakeHealth{up: s.up, quorum: s.up}
-		got := role.step(delegatePass{self: "m2", entries: s.entries, quorum: s.quorum, now: epoch.Add(time.Duration(i) * time.Second),
+		got := role.step(delegatePass{self: "m2", entries: s.entries, quorum: s.quorum, now: epoch.Add(s.at),
 			probe: h.probe, copies: copiesIn(s.entries, "m2", nil),
 			unseenBefore: func() bool { reads++; return s.unseenBefore }})
 		if got.acting != s.want.acting || got.roleChanged != s.want.roleChanged || got.register != s.want.register ||
@@ -249,6 +255,31 @@ func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 		copies: copiesIn(delegateView, "m2", []string{"BB", "CC"}), unseenBefore: func() bool { reads++; return true }})
 	if !got.acting || reads != 0 {
 		t.Errorf("without quorum, covering every seller: got %+v after %d reads of the store, want acting after none", got, reads)
+	}
+}
+
+// TestUnseenIn: the store's machines ranked before self that the view lacks, the malformed ones
+// left out as the view leaves them out.
+func TestUnseenIn(t *testing.T) {
+	child := func(name, value string) coord.Child { return coord.Child{Name: name, Value: []byte(value)} }
+	entry := func(name string) coord.Child { return child(name, `{"name":"`+name+`","url":"https://`+name+`"}`) }
+	view := []machineEntry{{Name: "m2"}, {Name: "m4"}}
+	for _, c := range []struct {
+		name   string
+		stored []coord.Child
+		want   string
+	}{
+		{"caught up", []coord.Child{entry("m2"), entry("m4")}, ""},
+		{"a machine before self missing", []coord.Child{entry("m1"), entry("m2"), entry("m4")}, "m1"},
+		{"only machines after self missing", []coord.Child{entry("m2"), entry("m4"), entry("m5")}, ""},
+		{"the view has more (a deletion not seen yet)", []coord.Child{entry("m2")}, ""},
+		{"a malformed entry before self", []coord.Child{child("m0", "{"), child("m1", `{"name":"other"}`), entry("m2")}, ""},
+		{"nothing stored", nil, ""},
+	} {
+		name, unseen := unseenIn(c.stored, view, "m3")
+		if name != c.want || unseen != (c.want != "") {
+			t.Errorf("%s: unseenIn = %q, %v; want %q", c.name, name, unseen, c.want)
+		}
 	}
 }
 

@@ -54,13 +54,15 @@ type Gather[A any] struct {
 	next       map[string]int       // key → index of its next candidate
 	inflight   map[string]int       // key → calls in flight that cover it
 	asked      map[string]time.Time // key → when its latest call started
+	last       map[string]string    // key → the target of its latest call
 	pending    map[string]bool      // keys no answer has covered yet
 	refused    map[string]int       // key → 1 + the candidate whose hedge the budget refused (counted once)
 	answers    chan Answer[A]
 	seen       func(Answer[A])
-	policy     *Policy        // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
-	calls      sync.WaitGroup // the calls' goroutines: Run waits for them
-	class      string         // the kind of calls, whose latencies the policy learns apart (Class)
+	policy     *Policy                  // learns from the calls and allows the hedges; nil: every hedge, nothing learnt
+	calls      sync.WaitGroup           // the calls' goroutines: Run waits for them
+	class      string                   // the kind of calls, whose latencies the policy learns apart (Class)
+	skip       func(target string) bool // candidates passed over when their turn comes (Skip)
 	out        Outcome
 }
 
@@ -78,6 +80,7 @@ func New[A any](keys []string, candidates map[string][]string, ask Ask[A]) *Gath
 		next:       map[string]int{},
 		inflight:   map[string]int{},
 		asked:      map[string]time.Time{},
+		last:       map[string]string{},
 		pending:    map[string]bool{},
 		refused:    map[string]int{},
 		answers:    make(chan Answer[A], capacity), // every call can answer without a reader
@@ -120,6 +123,9 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 	byTarget := map[string][]string{}
 	var order []string // targets in the order their first key came, so calls start in key order
 	for _, k := range keys {
+		for g.skip != nil && g.next[k] < len(g.candidates[k]) && g.skip(g.candidates[k][g.next[k]]) {
+			g.next[k]++
+		}
 		if g.next[k] < len(g.candidates[k]) {
 			target := g.candidates[k][g.next[k]]
 			if byTarget[target] == nil {
@@ -147,6 +153,7 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			g.next[k]++
 			g.inflight[k]++
 			g.asked[k] = now
+			g.last[k] = target
 		}
 		g.out.Calls++
 		if hedged {
@@ -191,7 +198,7 @@ func (g *Gather[A]) allow(keys []string, hedged bool) verdict {
 		waitingOn := make([]string, 0, len(keys)) // the targets last asked about the keys
 		var waited time.Duration                  // the longest any of the keys has waited
 		for _, k := range keys {
-			waitingOn = append(waitingOn, g.candidates[k][g.next[k]-1])
+			waitingOn = append(waitingOn, g.last[k])
 			waited = max(waited, time.Since(g.asked[k]))
 		}
 		return g.policy.allowHedge(waitingOn, g.class, waited)
@@ -207,6 +214,15 @@ func (g *Gather[A]) allow(keys []string, hedged bool) verdict {
 // It returns g.
 func (g *Gather[A]) Class(class string) *Gather[A] {
 	g.class = class
+	return g
+}
+
+// Skip makes g pass over, when its turn comes, every candidate for which skip reports true: no
+// call is made, and the key goes on to its next candidate (or is missing). skip is called in
+// Run's goroutine, as the candidate would be asked, so it may depend on the answers seen so far.
+// It returns g.
+func (g *Gather[A]) Skip(skip func(target string) bool) *Gather[A] {
+	g.skip = skip
 	return g
 }
 

@@ -193,3 +193,28 @@ func seenTargets[A any](r record[A]) []string {
 	}
 	return out
 }
+
+func TestGatherPassesOverTheCandidatesSkipNames(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// m1 does not have LY; m2 is skipped, so LY goes to m3. UA's only other candidate is
+		// skipped: it is missing without another call.
+		f := holders(map[string][]string{"m1": {"UA2"}, "m2": {"LY", "UA"}, "m3": {"LY"}})
+		cands := map[string][]string{"LY": {"m1", "m2", "m3"}, "UA": {"m1", "m2"}}
+		var r record[string]
+		var asked []string // what skip was asked about, in order
+		out := New([]string{"LY", "UA"}, cands, f.ask).Skip(func(target string) bool {
+			asked = append(asked, target)
+			return target == "m2"
+		}).Run(context.Background(), noTicks, r.seen)
+
+		if calls := f.callList(); !slices.Equal(calls, []string{"m1:LY,UA", "m3:LY"}) {
+			t.Errorf("calls %v, want m1 for both, then m3 for LY", calls)
+		}
+		if r.wonBy["LY"] != "m3" || !slices.Equal(out.Missing, []string{"UA"}) || out.Calls != 2 {
+			t.Errorf("won by %v, missing %v, %d calls; want LY from m3, UA missing, 2 calls", r.wonBy, out.Missing, out.Calls)
+		}
+		if !slices.Equal(asked, []string{"m1", "m1", "m2", "m3", "m2"}) {
+			t.Errorf("skip asked about %v, want each candidate as its turn came", asked)
+		}
+	})
+}

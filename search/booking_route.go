@@ -46,7 +46,8 @@ func (s *Server) registration(name string) (Registration, bool) {
 }
 
 // onAlliance runs call on the alliance's machines one after the other — its delegate, then its
-// alternates — until one answers or refuses. The next machine is asked when the last one failed
+// alternates, then its fallbacks while none of those answered (fallbackUsable) — until one
+// answers or refuses. The next machine is asked when the last one failed
 // in a way that says nothing about the request (a Server fault without a kind, a transport error,
 // no answer within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
 // outcome unknown: the next machine, running the same request with the same key, settles it) —
@@ -68,9 +69,15 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 	// later machine's "unavailable" then says nothing about the earlier one's doing.
 	ambiguous := false
 	targets := reg.targets()
+	lineAnswered := false // a machine of the line answered: the fallbacks are not asked (fallbackUsable)
+	passed := 0           // fallbacks passed over for that
 	for i, uri := range targets {
 		if ctx.Err() != nil {
 			break
+		}
+		if !reg.fallbackUsable(uri, lineAnswered) {
+			passed++
+			continue
 		}
 		if i > 0 {
 			s.metrics.alternateCalls.WithLabelValues(reg.Name).Inc()
@@ -87,6 +94,7 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 				fmt.Sprintf("alliance %s cannot take bookings through this server (its delegate's client has no booking operations)", reg.Name)}
 		}
 		v, err := attempt(ctx, s.cfg.DelegateTimeout, b, call)
+		lineAnswered = lineAnswered || (err == nil || isFault(err)) && i < len(reg.line())
 		if err == nil {
 			return v, nil
 		}
@@ -129,8 +137,8 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 		return zero, unavailable
 	}
 	what := fmt.Sprintf("no machine of alliance %s answered (%d asked)", reg.Name, len(errs))
-	if len(errs) < len(targets) {
-		what = fmt.Sprintf("alliance %s did not answer within %s (%d of its %d machines asked)", reg.Name, s.cfg.BookingTimeout, len(errs), len(targets))
+	if len(errs) < len(targets)-passed {
+		what = fmt.Sprintf("alliance %s did not answer within %s (%d of its %d machines asked)", reg.Name, s.cfg.BookingTimeout, len(errs), len(targets)-passed)
 	}
 	last := "none"
 	if len(errs) > 0 {

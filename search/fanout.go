@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,12 +85,13 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 		}
 		return delegateReply{resp, err}, nil
 	}
-	var r allianceReplies
+	r := allianceReplies{line: reg.line()}
 	class := "page" // pages and whole lists differ in size a hundredfold: their latencies are learnt apart
 	if req.MaxTrips == 0 {
 		class = "whole"
 	}
-	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask).Class(class)
+	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask).Class(class).
+		Skip(func(uri string) bool { return !reg.fallbackUsable(uri, r.lineAnswered) })
 	o := g.Hedge(ctx, s.hedge, r.see)
 	for _, c := range []struct {
 		counter *prometheus.CounterVec
@@ -110,15 +112,21 @@ type delegateReply struct {
 
 // allianceReplies decides an alliance's answer from the replies of its targets, seen in the order
 // they came back: the complete one that won; else the incomplete one missing the fewest sellers
-// (the earliest of those); else every error.
+// (the earliest of those); else every error. It also tells whether a machine of the line (the
+// delegate and alternates) has answered, which ends the fallbacks' turn (fallbackUsable).
 type allianceReplies struct {
-	complete *soap.GetTripsResponse
-	best     *soap.GetTripsResponse
-	errs     []string
+	line         []string
+	lineAnswered bool
+	complete     *soap.GetTripsResponse
+	best         *soap.GetTripsResponse
+	errs         []string
 }
 
 // see takes one reply; a complete one wins the gather (and ends it), so it is the only one seen.
 func (r *allianceReplies) see(a hedge.Answer[delegateReply]) {
+	if reply := a.Value; (reply.resp != nil || isFault(reply.err)) && slices.Contains(r.line, a.Target) {
+		r.lineAnswered = true
+	}
 	switch reply := a.Value; {
 	case len(a.Won) > 0:
 		r.complete = reply.resp

@@ -106,7 +106,6 @@ func TestSearchWithoutACompleteAnswerSaysWhatIsMissing(t *testing.T) {
 
 	f1 := startDelegate(t, failing)
 	f2 := startDelegate(t, failing)
-	ts = startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute}) // no fallbacks from the first
 	ts.registerWithAlternates(t, "star", f1.URI, f2.URI)
 	a = ts.search(t, query)
 	st, _ = status(a, "star")

@@ -30,7 +30,8 @@ type Registration struct {
 // stale. A machine of an alliance can replace the registration of the real delegate by mistake
 // (it registered on a view of the alliance that lagged, seeing nobody before it) and die or be
 // cut off right after; the real delegate refreshes only seconds later. Until then the searches
-// still reach a machine that answers: the delegate it replaced, asked after the new line.
+// still reach a machine that answers: the delegate it replaced, asked after the new line while
+// nobody of that line has answered (fallbackUsable).
 type Fallback struct {
 	URI   string    `json:"uri"`
 	Until time.Time `json:"until"`
@@ -106,14 +107,29 @@ func fallbacks(reg, old Registration, now time.Time) []Fallback {
 	return out
 }
 
-// targets is whom a search asks for this alliance, in order: the delegate, its alternates, then
-// its fallbacks (as marked, only those that have not lapsed).
+// line is whom the registration names: the delegate, then its alternates.
+func (reg Registration) line() []string {
+	return append([]string{reg.URI}, reg.Alternates...)
+}
+
+// targets is whom a search may ask for this alliance, in order: its line, then its fallbacks.
+// reg is as the Registry hands it out (marked): the fallbacks that lapsed are left out already.
+// A fallback is asked only while no machine of the line has answered (fallbackUsable).
 func (reg Registration) targets() []string {
-	out := append([]string{reg.URI}, reg.Alternates...)
+	out := reg.line()
 	for _, f := range reg.Previous {
 		out = append(out, f.URI)
 	}
 	return out
+}
+
+// fallbackUsable reports whether target may be asked, given whether a machine of reg's line has
+// answered (trips, or a fault: a machine that is up). The fallbacks are for a line that is
+// silent or dead — a mistaken registration whose machine went away — not one that answers: when
+// the line's answer is incomplete or refused, a fallback that is itself silent (a machine that
+// failed over to the line) would only hold the answer until the delegate timeout.
+func (reg Registration) fallbackUsable(target string, lineAnswered bool) bool {
+	return !lineAnswered || slices.Contains(reg.line(), target)
 }
 
 // Remove drops the registration of alliance name; it reports whether there was one.

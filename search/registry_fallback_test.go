@@ -1,11 +1,16 @@
 package search
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/soap"
 )
 
 // A machine that registers on a view of its alliance that lags (it saw nobody before it) replaces
@@ -118,5 +123,58 @@ func TestSearchAsksTheReplacedDelegateWhenItsReplacementIsSilent(t *testing.T) {
 	}
 	if regs := list.Registrations; len(regs) != 1 || !slices.Equal(regs[0].targets(), []string{silent.URI, real.URI, alt.URI}) {
 		t.Fatalf("listed registrations %+v: want the silent delegate with the replaced line as fallbacks", regs)
+	}
+}
+
+// A line that answers — here incomplete — ends the fallbacks' turn: a fallback that is itself
+// silent (the delegate the line took over from) is not asked, and the answer does not wait for it.
+func TestAnAnsweringLineLeavesItsFallbacksAlone(t *testing.T) {
+	stuck := startDelegate(t, stuckUntilCancelled)
+	partial := startDelegate(t, incomplete("UA"))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: 50 * time.Millisecond})
+	ts.registerWithAlternates(t, "star", stuck.URI)
+	ts.registerWithAlternates(t, "star", partial.URI)
+
+	done := make(chan Answer, 1)
+	go func() { done <- ts.search(t, query) }()
+	select {
+	case a := <-done:
+		if st, _ := status(a, "star"); a.Complete || st.Complete || !slices.Equal(st.MissingSellers, []string{"UA"}) {
+			t.Fatalf("answer: %+v, want the line's, missing UA", a)
+		}
+	case <-time.After(30 * time.Second): // the delegate timeout is a minute
+		t.Fatal("an incomplete answer waited for a silent fallback")
+	}
+	if stuck.calls.Load() != 0 {
+		t.Errorf("the fallback was asked %d times after the line answered", stuck.calls.Load())
+	}
+}
+
+// Bookings take the fallbacks after a line that gave no answer (a mistaken registration whose
+// machine went away), never after one that answered: "unavailable" from the line is the
+// alliance's answer, and a silent fallback would only make it "outcome unknown".
+func TestBookingAsksTheFallbacksOnlyAfterASilentLine(t *testing.T) {
+	real, gone := newMachine("m1"), newMachine("m2")
+	gone.reserve = func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		return nil, errors.New("dial tcp 10.0.0.2:8101: connection refused")
+	}
+	ts := startAlliance(t, Config{}, real, gone)
+	ts.registerWithAlternates(t, "star", gone.uri) // m2 replaces m1, naming nobody
+	if code, b := ts.book(t, "k1", goodBooking); code != http.StatusCreated {
+		t.Fatalf("%d %s, want 201 from the replaced delegate", code, b)
+	}
+	if got := real.called(); !slices.Equal(got, []string{"reserve k1"}) {
+		t.Errorf("the replaced delegate was asked %q, want once", got)
+	}
+
+	gone.reserve = func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		return nil, soap.KindFault(soap.KindUnavailable, "no quorum")
+	}
+	code, b := ts.book(t, "k2", goodBooking)
+	if msg := errorOf(t, b); code != http.StatusServiceUnavailable || !strings.Contains(msg, "no quorum") {
+		t.Errorf("the line unavailable: %d %q, want its 503", code, msg)
+	}
+	if got := real.called(); len(got) != 1 {
+		t.Errorf("the fallback was asked %q after the line answered, want only the first booking", got)
 	}
 }
