@@ -15,9 +15,9 @@ import (
 
 // TestAMistakenRegistrationCostsNoAnswer: a machine of the alliance replaces the delegate's
 // registration (as one does that registers on a view of the alliance that lags: it names no
-// alternates) and goes silent right after. Under steady searches, every answer stays complete:
-// the search server asks the delegate it replaced, after the silent one, until the delegate
-// registers again (within its 3 s refresh).
+// alternates), again and again for three seconds, and is silent. Under steady searches, every
+// answer stays complete: the search server asks the delegate it replaced, after the silent one,
+// until the delegate registers again (within its 3 s refresh).
 func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 	dir := t.TempDir()
 	base, _ := startSearch(t, dir)
@@ -36,12 +36,17 @@ func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 	silent := delegate.Alternates[len(delegate.Alternates)-1]
 	name := a.machineAt(silent)
 	a.cutOff(name, "soap") // its SOAP port takes calls and answers none; it stays a member
+	viaOthers := metricSum(t, base+"/metrics", "search_alternate_calls_total")
 
 	load := startSteadyLoad(base, queries, want, 100*time.Millisecond)
-	mistaken := a.registerAs(base, silent)
-	if mistaken.URI != silent || len(mistaken.Alternates) != 0 ||
-		!slices.ContainsFunc(mistaken.Previous, func(f search.Fallback) bool { return f.URI == delegate.URI }) {
-		t.Errorf("the mistaken registration is %+v: want %s, no alternates, the delegate %s as a fallback", mistaken, silent, delegate.URI)
+	refresh := time.NewTicker(300 * time.Millisecond) // a machine refreshing its registration, faster than the delegate
+	defer refresh.Stop()
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); <-refresh.C {
+		mistaken := a.registerAs(base, silent)
+		if mistaken.URI != silent || len(mistaken.Alternates) != 0 ||
+			!slices.ContainsFunc(mistaken.Previous, func(f search.Fallback) bool { return f.URI == delegate.URI }) {
+			t.Fatalf("the mistaken registration is %+v: want %s, no alternates, the delegate %s as a fallback", mistaken, silent, delegate.URI)
+		}
 	}
 	eventually(t, 30*time.Second, "the delegate registering again", func() error {
 		regs, err := registrations(base)
@@ -52,9 +57,14 @@ func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 	})
 	answers := load.finish()
 	counts, _, _, bad := summarize(answers)
-	t.Logf("%d searches while %s (%s) was registered and silent: %d complete", len(answers), silent, name, counts[answerComplete])
+	fallbackCalls := metricSum(t, base+"/metrics", "search_alternate_calls_total") - viaOthers
+	t.Logf("%d searches while %s (%s) registered itself and was silent: %d complete; %v calls past the silent one",
+		len(answers), silent, name, counts[answerComplete], fallbackCalls)
 	if len(answers) == 0 || counts[answerComplete] != len(answers) {
 		t.Errorf("not every answer complete and correct: %v", bad)
+	}
+	if fallbackCalls < 5 {
+		t.Errorf("%v calls went past the silent machine: the searches did not meet the mistaken registration", fallbackCalls)
 	}
 	a.heal(name)
 }
