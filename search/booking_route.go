@@ -47,9 +47,9 @@ func (s *Server) registration(name string) (Registration, bool) {
 
 // onAlliance runs call on the alliance's machines one after the other — its delegate, then its
 // alternates, then its fallbacks while none of those answered (fallbackUsable) — until one
-// answers or refuses. The next machine is asked when the last one failed
-// in a way that says nothing about the request (a Server fault without a kind, a transport error,
-// no answer within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
+// answers or refuses. The next machine is asked when the last one failed in a way that says
+// nothing about the request (a Server fault without a kind, a transport error, no answer
+// within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
 // outcome unknown: the next machine, running the same request with the same key, settles it) —
 // a machine cut off from the others must not stop a booking the rest of the alliance can take.
 // The idempotency key makes that safe for a reserve, and cancel and confirm are idempotent. When
