@@ -1,7 +1,8 @@
 // Package hedge asks the holders of a set of keys for them, in order, hedging the slow ones: it
 // is the one hedging algorithm of the module. The delegate gathers the flights of many sellers
 // from the machines holding them (a key per seller, its holders as candidates); the search server
-// asks one alliance (a single key) of its delegate and then its alternates.
+// asks one alliance (a single key) of its delegate, then its alternates, then the fallbacks of
+// its registration, which Gather.Skip passes over once the delegate or an alternate has answered.
 //
 // A Gather is the algorithm as a use-once value: the caller injects the call (Ask), the hedge
 // signal (a tick channel) and what to do with each answer (seen), and reads an Outcome. A Policy
