@@ -97,6 +97,7 @@ type loadPhase struct {
 	mu            sync.Mutex
 	lat           []time.Duration
 	began         []time.Duration // when each answer's search began, into the phase (as lat)
+	query         []int           // which query each answer is of (as lat)
 	wall          time.Duration
 	shed          atomic.Int64
 	noRetryAfter  atomic.Int64
@@ -142,9 +143,9 @@ func (p *loadPhase) writeTimeline(dir string) error {
 	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(p.began[a], p.began[b]) })
 	var b strings.Builder
-	b.WriteString("began_ms took_ms\n")
+	b.WriteString("began_ms took_ms query\n")
 	for _, i := range idx {
-		fmt.Fprintf(&b, "%.1f %.1f\n", ms(p.began[i]), ms(p.lat[i]))
+		fmt.Fprintf(&b, "%.1f %.1f %d\n", ms(p.began[i]), ms(p.lat[i]), p.query[i])
 	}
 	return os.WriteFile(filepath.Join(dir, p.name+".txt"), []byte(b.String()), 0o644)
 }
@@ -197,6 +198,7 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 		wg.Go(func() {
 			var body []byte
 			var lat, began []time.Duration
+			var query []int
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= n {
@@ -211,11 +213,11 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 					p.fail(fmt.Errorf("%v limit=%d: %w", l.queries[i], limit, err))
 					continue
 				}
-				lat, began = append(lat, took), append(began, at)
+				lat, began, query = append(lat, took), append(began, at), append(query, i)
 				l.checks.see(limit, i, body)
 			}
 			p.mu.Lock()
-			p.lat, p.began = append(p.lat, lat...), append(p.began, began...)
+			p.lat, p.began, p.query = append(p.lat, lat...), append(p.began, began...), append(p.query, query...)
 			p.mu.Unlock()
 		})
 	}

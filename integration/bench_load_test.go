@@ -76,7 +76,7 @@ const (
 // FA_MAX_SEARCHES, when set, is the search server's --max-searches (the default is 256: every
 // search of the load runs at once); FA_AIRLINE_FLAGS are more flags for every machine
 // ("--hedge-after 2s"); FA_TIMELINE_DIR, a directory for each phase's answers in the order their
-// searches began, when each began and how long it took (<phase>.txt).
+// searches began, when each began, how long it took and which query it was (<phase>.txt).
 //
 // The figures are reported, never asserted. It takes well under a minute after the build. Run
 // it alone with
