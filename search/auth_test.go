@@ -21,7 +21,7 @@ type trusted struct {
 }
 
 // testTrust is a trust file naming star and sky, each with a fresh token.
-func testTrust(t *testing.T) (trust *Trust, star, sky string) {
+func testTrust(t testing.TB) (trust *Trust, star, sky string) {
 	t.Helper()
 	star, sky = pki.Token(), pki.Token()
 	trust, err := ParseTrust(strings.NewReader("# alliances that may register\nstar "+star+"\n\nsky "+sky+"  # since 2026\n"), "trust")

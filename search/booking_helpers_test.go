@@ -106,20 +106,25 @@ func (searchOnly) GetTrips(context.Context, soap.GetTripsRequest) (*soap.GetTrip
 	return &soap.GetTripsResponse{Complete: true}, nil
 }
 
-// startAlliance runs a search server whose clients are the given machines, with alliance "star"
-// registered: the first machine as delegate, the others as its alternates in order.
-func startAlliance(t testing.TB, cfg Config, machines ...*machine) *testServer {
-	t.Helper()
+// dialMachines is a Dial whose clients are the machines, and searchOnly for any other URI.
+func dialMachines(machines []*machine) DialFunc {
 	byURI := map[string]Delegate{}
 	for _, m := range machines {
 		byURI[m.uri] = m
 	}
-	cfg.Dial = func(uri string) (Delegate, error) {
+	return func(uri string) (Delegate, error) {
 		if d, ok := byURI[uri]; ok {
 			return d, nil
 		}
 		return searchOnly{}, nil
 	}
+}
+
+// startAlliance runs a search server whose clients are the given machines, with alliance "star"
+// registered: the first machine as delegate, the others as its alternates in order.
+func startAlliance(t testing.TB, cfg Config, machines ...*machine) *testServer {
+	t.Helper()
+	cfg.Dial = dialMachines(machines)
 	ts := startSearch(t, cfg)
 	body := RegisterBody{URI: machines[0].uri}
 	for _, m := range machines[1:] {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -50,4 +51,33 @@ func (s *Server) recoverPanic(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// allowedMethods lists the methods the request's path has routes for, as a 405's Allow header
+// must (RFC 9110, 15.5.6): HEAD wherever GET is (middleware.GetHead answers it as GET).
+func allowedMethods(r *http.Request) string {
+	rctx := chi.RouteContext(r.Context())
+	if rctx == nil || rctx.Routes == nil {
+		return ""
+	}
+	path := rctx.RoutePath
+	if path == "" {
+		path = r.URL.RawPath
+	}
+	if path == "" {
+		path = r.URL.Path
+	}
+	if path == "" {
+		path = "/" // as chi routes it
+	}
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		if rctx.Routes.Match(chi.NewRouteContext(), m, path) {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return strings.Join(allow, ", ")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/singleflight"
 
@@ -135,11 +136,14 @@ func New(cfg Config) (*Server, error) {
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes))
+	// HEAD is answered wherever GET is, as RFC 9110 asks of every server (a search's HEAD runs
+	// the search: its headers are the answer's).
+	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes), middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", clip(r.URL.Path)))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowedMethods(r))
 		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)

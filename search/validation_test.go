@@ -78,3 +78,44 @@ func TestUnknownRoutesAndMethodsAnswerJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadIsAnsweredAsGetAnd405NamesTheAllowedMethods: HEAD is answered wherever GET is, with
+// GET's status and headers and no body; a 405 says in Allow what the path does take (RFC 9110).
+func TestHeadIsAnsweredAsGetAnd405NamesTheAllowedMethods(t *testing.T) {
+	ts := startAlliance(t, Config{}, newMachine("m1"))
+	for _, path := range []string{"/openapi.json", "/healthz", "/Services/FlightsSearchReg/",
+		"/Services/FlightsSearch/flight?src=TLV&dst=JFK&date=2026-12-01", "/Services/FlightsSearch/flight?src=TLV"} {
+		req, _ := http.NewRequest(http.MethodHead, ts.URL+path, nil)
+		head, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head.Body.Close()
+		get, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get.Body.Close()
+		if head.StatusCode != get.StatusCode || head.Header.Get("Content-Type") != get.Header.Get("Content-Type") {
+			t.Errorf("HEAD %s: %d %q; GET: %d %q", path, head.StatusCode, head.Header.Get("Content-Type"), get.StatusCode, get.Header.Get("Content-Type"))
+		}
+	}
+	for _, c := range []struct{ method, path, allow string }{
+		{http.MethodPost, "/Services/FlightsSearch/flight", "GET, HEAD"},
+		{http.MethodPut, "/openapi.json", "GET, HEAD"},
+		{http.MethodGet, bookingsPath, "POST"},
+		{http.MethodPut, bookingsPath + "/" + sampleBookingID, "GET, HEAD, DELETE"},
+		{http.MethodGet, "/Services/FlightsSearchReg/Register/star", "PUT"},
+		{http.MethodOptions, "/Services/FlightsSearchReg/Unregister", "PUT"},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d, Allow %q; want 405, Allow %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), c.allow)
+		}
+	}
+}
