@@ -36,6 +36,11 @@ import (
 //   - delegate-*: getTrips straight to the delegate with the SOAP client (what REST adds is the
 //     difference), and the CPU time each process spent per warm answer (search server, delegate,
 //     other machines), read from /proc.
+//   - cold-delegate-search-mean-ms, cold-fanout-mean-ms, cold-handler-mean-ms: where the time of
+//     the rest-cold calls goes, from the processes' own histograms (means): the delegate's
+//     getTrips (gather, join, sort), the search server's call of it (plus the SOAP encoding,
+//     both ends of TLS and the decoding), the search server's handler (plus the merge and the
+//     JSON).
 //
 // With FA_PPROF_DIR set, the warm and cold REST loops run again through an in-process search
 // server registered with the same delegates, under the CPU profiler, and cpu-rest-warm.pprof and
@@ -91,7 +96,10 @@ func BenchmarkSearchREST(b *testing.B) {
 	}
 
 	// Cold: every search gathers from the machines.
+	coldDelegate := cold.machines[cold.delegate()].url()
+	coldSearchBefore, coldDelegateBefore := searchMetrics(b, client, coldBase), searchMetrics(b, client, coldDelegate)
 	restCold := perQuery(b, client, coldBase, queries, 0, 3, false)
+	coldSearchAfter, coldDelegateAfter := searchMetrics(b, client, coldBase), searchMetrics(b, client, coldDelegate)
 	restColdH2 := perQuery(b, h2Client, coldBase, queries, 0, 3, false)
 	pagedCold := allCalls(b, client, coldBase, queries, 20, 3)
 	delegateCold := delegateCalls(b, cold, queries, 3, false)
@@ -135,9 +143,17 @@ func BenchmarkSearchREST(b *testing.B) {
 	b.ReportMetric(ms(median(pagedCold)), "paged-cold-p50-ms")
 	b.ReportMetric(answersPerSec, "answers/s")
 	b.ReportMetric(pagedPerSec, "paged-answers/s")
-	mean := func(name string) float64 {
-		return 1000 * (metricsAfter[name+"_sum"] - metricsBefore[name+"_sum"]) / (metricsAfter[name+"_count"] - metricsBefore[name+"_count"])
+	meanOf := func(before, after map[string]float64, name string) float64 {
+		return 1000 * (after[name+"_sum"] - before[name+"_sum"]) / (after[name+"_count"] - before[name+"_count"])
 	}
+	mean := func(name string) float64 { return meanOf(metricsBefore, metricsAfter, name) }
+	// Where a cold answer's time goes, hop by hop (means over the rest-cold calls): the
+	// delegate's getTrips (gather, join, sort), the search server's call of the delegate (that,
+	// plus the SOAP encoding, both TLS ends and the decoding), the search server's handler
+	// (that, plus the merge and the JSON); rest-cold-ms (a median) adds the client's side.
+	b.ReportMetric(meanOf(coldDelegateBefore, coldDelegateAfter, `flightalliance_airline_search_duration_seconds{cache="miss"}`), "cold-delegate-search-mean-ms")
+	b.ReportMetric(meanOf(coldSearchBefore, coldSearchAfter, "search_fanout_duration_seconds"), "cold-fanout-mean-ms")
+	b.ReportMetric(meanOf(coldSearchBefore, coldSearchAfter, `search_http_request_duration_seconds{route="/Services/FlightsSearch/flight"}`), "cold-handler-mean-ms")
 	b.ReportMetric(mean("search_fanout_duration_seconds"), "warm-fanout-mean-ms")
 	b.ReportMetric(mean(`search_http_request_duration_seconds{route="/Services/FlightsSearch/flight"}`), "warm-handler-mean-ms")
 	tick := 1000 / float64(clockTicks)
