@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,8 @@ type machine struct {
 	reserve func(ctx context.Context, req soap.ReserveRequest) (*soap.ReserveResponse, error)
 	booking func(ctx context.Context, op, id, key string) (*soap.Booking, error)
 	seats   func(ctx context.Context, seller, flight string) (*soap.GetSeatsResponse, error)
+
+	searches atomic.Int64 // getTrips calls (not in calls: tests of bookings search too)
 
 	mu    sync.Mutex
 	calls []string // "reserve key", "cancel id key", ...
@@ -68,6 +71,7 @@ func (m *machine) called() []string {
 }
 
 func (m *machine) GetTrips(context.Context, soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
+	m.searches.Add(1)
 	return &soap.GetTripsResponse{Complete: true}, nil
 }
 

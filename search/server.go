@@ -139,11 +139,17 @@ func (s *Server) routes() http.Handler {
 	// HEAD is answered wherever GET is, as RFC 9110 asks of every server (a search's HEAD runs
 	// the search: its headers are the answer's).
 	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes), middleware.GetHead)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", clip(r.URL.Path)))
-	})
+	}
+	r.NotFound(notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", allowedMethods(r))
+		allow := allowedMethods(r)
+		if allow == "" { // chi's answer to a method it has no routes for, on any path
+			notFound(w, r)
+			return
+		}
+		w.Header().Set("Allow", allow)
 		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -20,7 +21,8 @@ import (
 //
 //   - the answer is never a 5xx but 503 (no alliance registered, or busy): a 500 for a request is
 //     a defect, whatever the request;
-//   - every 4xx and 5xx is JSON with a non-empty "error", and a 405 says in Allow what is;
+//   - every 4xx and 5xx is JSON with a non-empty "error", and a 405 says in Allow the methods the
+//     path does take (each of them is tried);
 //   - a refused request changes nothing: the registrations stay as they were, and no machine is
 //     asked anything (but for the lookups of a booking, which a machine answers 404);
 //   - it is answered within seconds.
@@ -65,12 +67,15 @@ func FuzzHTTPSurface(f *testing.F) {
 		{0, "/console/app.js", "", 0, "", "", 0},
 		{4, "/openapi.json", "", 0, "", "", 0},
 		{5, "/nope", "x=1", 3, "Bearer x", "{}", 3},
+		{10, "/nope", "", 0, "", "", 0},
+		{9, "/openapi.json", "", 0, "", "", 0},
 	} {
 		f.Add(s.method, s.path, s.query, s.auth, s.key, s.body, s.contentTypeSel)
 	}
 	trust, star, sky := testTrust(f)
 	f.Fuzz(func(t *testing.T, methodSel uint8, path, query string, authSel uint8, key, body string, contentTypeSel uint8) {
-		methods := []string{http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete, http.MethodHead, http.MethodPatch, http.MethodOptions}
+		methods := []string{http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete, http.MethodHead, http.MethodPatch,
+			http.MethodOptions, http.MethodTrace, http.MethodConnect, "PROPFIND", "FOO"}
 		method := methods[int(methodSel)%len(methods)]
 		target := path
 		if query != "" {
@@ -106,7 +111,10 @@ func FuzzHTTPSurface(f *testing.F) {
 		}
 
 		machines := []*machine{newMachine("m1"), newMachine("m2")}
-		ts := startAllianceHandler(t, Config{Trust: trust}, star, machines...)
+		// A clock a second on at every reading: a registration renewed is a registration changed.
+		var clock atomic.Int64
+		now := func() time.Time { return time.Unix(1_800_000_000+clock.Add(1), 0) }
+		ts := startAllianceHandler(t, Config{Trust: trust, Now: now}, star, machines...)
 		before := registrations(ts.reg)
 		rec := httptest.NewRecorder()
 		done := make(chan struct{})
@@ -128,28 +136,58 @@ func FuzzHTTPSurface(f *testing.F) {
 		if code < 400 {
 			return
 		}
-		if code == http.StatusMethodNotAllowed && rec.Header().Get("Allow") == "" {
-			t.Fatalf("%s: a 405 without Allow", what)
-		}
-		if method != http.MethodHead {
-			var e ErrorBody
-			ct, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
-			if ct != "application/json" || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error == "" {
-				t.Fatalf("%s: not a JSON error", what)
-			}
+		// (The recorder keeps a HEAD's body: it is checked as GET's.)
+		var e ErrorBody
+		ct, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+		if ct != "application/json" || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error == "" {
+			t.Fatalf("%s: not a JSON error", what)
 		}
 		if after := registrations(ts.reg); !slices.Equal(before, after) {
 			t.Fatalf("%s: refused, yet the registrations went from %v to %v", what, before, after)
 		}
 		for _, m := range machines {
+			if n := m.searches.Load(); n > 0 {
+				t.Fatalf("%s: refused, yet %s was asked %d searches", what, m.uri, n)
+			}
 			for _, call := range m.called() {
-				if code != http.StatusNotFound || !strings.HasPrefix(call, "getBooking ") && !strings.HasPrefix(call, "getSeats ") &&
-					!strings.HasPrefix(call, "cancel ") && !strings.HasPrefix(call, "confirm ") {
+				if code != http.StatusNotFound || !lookupOfAnother(call) {
 					t.Fatalf("%s: refused, yet %s was asked %q", what, m.uri, call)
 				}
 			}
 		}
+		if code == http.StatusMethodNotAllowed {
+			checkAllow(t, ts, req, what, rec.Header().Get("Allow"))
+		}
 	})
+}
+
+// lookupOfAnother reports whether a machine's call looks up (gets, cancels or confirms) a
+// booking it does not have: the one call a refused request may make (404 is its answer).
+func lookupOfAnother(call string) bool {
+	op, rest, _ := strings.Cut(call, " ")
+	id, _, _ := strings.Cut(rest, " ")
+	return (op == "getBooking" || op == "cancel" || op == "confirm") && id != sampleBookingID
+}
+
+// checkAllow checks a 405's Allow against the server: it names methods, not the one refused,
+// and each of them is taken by the path.
+func checkAllow(t *testing.T, s *Server, refused *http.Request, what, allow string) {
+	t.Helper()
+	if allow == "" {
+		t.Fatalf("%s: a 405 without Allow", what)
+	}
+	for _, m := range strings.Split(allow, ", ") {
+		if m == refused.Method {
+			t.Fatalf("%s: Allow %q names the method refused", what, allow)
+		}
+		req := refused.Clone(refused.Context())
+		req.Method, req.Body, req.ContentLength = m, http.NoBody, 0
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		if rec.Code == http.StatusMethodNotAllowed {
+			t.Fatalf("%s: Allow %q, yet %s is refused too", what, allow, m)
+		}
+	}
 }
 
 // startAllianceHandler is startAlliance without a listener: a server with the given config,
@@ -178,7 +216,7 @@ func startAllianceHandler(t *testing.T, cfg Config, token string, machines ...*m
 func registrations(r *Registry) []string {
 	var out []string
 	for _, reg := range r.All() {
-		out = append(out, fmt.Sprintf("%s %s %v %v", reg.Name, reg.URI, reg.Alternates, reg.Previous))
+		out = append(out, fmt.Sprintf("%+v", reg))
 	}
 	return out
 }

@@ -107,6 +107,7 @@ func TestHeadIsAnsweredAsGetAnd405NamesTheAllowedMethods(t *testing.T) {
 		{http.MethodPut, bookingsPath + "/" + sampleBookingID, "GET, HEAD, DELETE"},
 		{http.MethodGet, "/Services/FlightsSearchReg/Register/star", "PUT"},
 		{http.MethodOptions, "/Services/FlightsSearchReg/Unregister", "PUT"},
+		{"FOO", "/openapi.json", "GET, HEAD"},
 	} {
 		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
 		resp, err := http.DefaultClient.Do(req)
@@ -116,6 +117,18 @@ func TestHeadIsAnsweredAsGetAnd405NamesTheAllowedMethods(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != c.allow {
 			t.Errorf("%s %s: %d, Allow %q; want 405, Allow %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Allow"), c.allow)
+		}
+	}
+	// A path no method takes is not found, whatever the method.
+	for _, method := range []string{http.MethodGet, http.MethodPatch, "FOO"} {
+		req, _ := http.NewRequest(method, ts.URL+"/nope", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s /nope: %d, want 404", method, resp.StatusCode)
 		}
 	}
 }
