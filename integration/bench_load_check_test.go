@@ -130,7 +130,8 @@ func (c *loadChecks) verify() error {
 var (
 	loadSearchCounters = []string{"search_hedges_sent_total", "search_hedges_won_total", "search_hedges_refused_total",
 		"search_delegate_calls_total", "search_alternate_calls_total", "search_not_modified_total", "search_kept_answers_total",
-		"search_shared_calls_total"}
+		"search_shared_calls_total", `search_ordered_total{how="turn"}`, `search_ordered_total{how="waited"}`,
+		`search_ordered_total{how="waited_out"}`, `search_ordered_total{how="beside"}`}
 	loadMachineCounters = []string{"flightalliance_airline_hedges_sent_total", "flightalliance_airline_hedges_won_total",
 		"flightalliance_airline_hedges_refused_total", "flightalliance_airline_holder_calls_total",
 		"flightalliance_airline_hedged_sellers_total", "flightalliance_airline_cache_hits_total",
@@ -153,6 +154,9 @@ func sumCounters(into map[string]float64, series map[string]float64, families []
 		family, _, _ := strings.Cut(name, "{")
 		if slices.Contains(families, family) {
 			into[family] += v
+		}
+		if name != family && slices.Contains(families, name) { // one labelled series, asked for by name
+			into[name] += v
 		}
 	}
 }

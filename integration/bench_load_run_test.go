@@ -164,12 +164,13 @@ func (p *loadPhase) describe() string {
 	d := p.delta
 	tick := func(before, after int64) float64 { return float64(after-before) / clockTicks }
 	return fmt.Sprintf("%s: %d answers in %.2f s, %d shed (%d without Retry-After), %d errors; "+
-		"search server: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f delegate calls, %.0f alternate calls, %.0f not modified, %.0f kept answers, %.0f shared calls; "+
+		"search server: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f delegate calls, %.0f alternate calls, %.0f not modified, %.0f kept answers, %.0f shared calls, ordered turn/waited/waited out/beside %.0f/%.0f/%.0f/%.0f; "+
 		"machines: hedges sent/won/refused %.0f/%.0f/%.0f of %.0f holder calls, %.0f hedged sellers, cache %.0f hits %.0f misses, %.0f shared searches, flight lists kept/asked %.0f/%.0f; "+
 		"CPU s: search server %.2f, delegate %.2f, other machines %.2f, this process %.2f; %d new connections to the search server; slowest: %s",
 		p.name, len(p.lat), p.wall.Seconds(), p.shed.Load(), p.noRetryAfter.Load(), p.errors,
 		d("search_hedges_sent_total"), d("search_hedges_won_total"), d("search_hedges_refused_total"), d("search_delegate_calls_total"), d("search_alternate_calls_total"),
 		d("search_not_modified_total"), d("search_kept_answers_total"), d("search_shared_calls_total"),
+		d(`search_ordered_total{how="turn"}`), d(`search_ordered_total{how="waited"}`), d(`search_ordered_total{how="waited_out"}`), d(`search_ordered_total{how="beside"}`),
 		d("flightalliance_airline_hedges_sent_total"), d("flightalliance_airline_hedges_won_total"), d("flightalliance_airline_hedges_refused_total"),
 		d("flightalliance_airline_holder_calls_total"), d("flightalliance_airline_hedged_sellers_total"),
 		d("flightalliance_airline_cache_hits_total"), d("flightalliance_airline_cache_misses_total"), d("flightalliance_airline_shared_searches_total"),

@@ -74,7 +74,8 @@ const (
 // the checks), and the connections dialed; and the CPU time of every process during ref.
 //
 // FA_MAX_SEARCHES, when set, is the search server's --max-searches (the default is 256: every
-// search of the load runs at once); FA_AIRLINE_FLAGS are more flags for every machine
+// search of the load is admitted at once); FA_SEARCH_FLAGS are more flags for the search server
+// ("--ordered-searches 0"); FA_AIRLINE_FLAGS are more flags for every machine
 // ("--hedge-after 2s"); FA_TIMELINE_DIR, a directory for each phase's answers in the order their
 // searches began, when each began, how long it took and which query it was (<phase>.txt).
 //
@@ -89,6 +90,7 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 	if n := os.Getenv("FA_MAX_SEARCHES"); n != "" {
 		searchFlags = append(searchFlags, "--max-searches", n)
 	}
+	searchFlags = append(searchFlags, strings.Fields(os.Getenv("FA_SEARCH_FLAGS"))...)
 	base, searchProc := startSearch(b, dir, searchFlags...)
 	a := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base},
 		extra: strings.Fields(os.Getenv("FA_AIRLINE_FLAGS"))})

@@ -53,7 +53,7 @@ func (s *Server) searchCode(q string) (int, http.Header) {
 func TestEqualSearchesShareOneCallToTheAlliance(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &heldDelegate{release: make(chan struct{})}
-		s := newHeldServer(t, d, Config{})
+		s := newHeldServer(t, d, Config{OrderedSearches: -1}) // all five at once, none waiting its turn
 		codes := make([]int, 5)
 		var wg sync.WaitGroup
 		for i := range 4 {
@@ -99,6 +99,44 @@ func TestASearchThatCannotStartInTimeIs503WithRetryAfter(t *testing.T) {
 		wg.Wait()
 		if code, _ := s.searchCode(query); first != http.StatusOK || code != http.StatusOK {
 			t.Errorf("the search that held the slot: %d, the one after it: %d; want 200 and 200", first, code)
+		}
+	})
+}
+
+// TestASearchWaitsItsTurnBriefly: beyond --ordered-searches, a search waits for a turn, first
+// come first served, but never longer than --order-wait: then it runs beside the turns.
+func TestASearchWaitsItsTurnBriefly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &heldDelegate{release: make(chan struct{})}
+		s := newHeldServer(t, d, Config{OrderedSearches: 1, OrderWait: 200 * time.Millisecond})
+		codes := make([]int, 2)
+		var wg sync.WaitGroup
+		wg.Go(func() { codes[0], _ = s.searchCode(query) }) // takes the one turn
+		synctest.Wait()
+		start := time.Now()
+		wg.Go(func() { codes[1], _ = s.searchCode(query + "&limit=5") })
+		synctest.Wait()
+		if n := d.calls.Load(); n != 1 {
+			t.Errorf("%d calls to the alliance while the second search should wait its turn; want 1", n)
+		}
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if n := d.calls.Load(); n != 2 || time.Since(start) != 200*time.Millisecond {
+			t.Errorf("%d calls after %v; want the second search's call too, after the 200ms --order-wait", n, time.Since(start))
+		}
+		close(d.release)
+		wg.Wait()
+		for i, c := range codes {
+			if c != http.StatusOK {
+				t.Errorf("search %d: %d, want 200", i, c)
+			}
+		}
+		var m dto.Metric
+		if err := s.metrics.ordered.WithLabelValues("waited_out").Write(&m); err != nil {
+			t.Fatal(err)
+		}
+		if n := m.GetCounter().GetValue(); n != 1 {
+			t.Errorf("search_ordered_total{how=\"waited_out\"} %v, want 1", n)
 		}
 	})
 }

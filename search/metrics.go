@@ -22,6 +22,8 @@ type metrics struct {
 	sharedCalls *prometheus.CounterVec
 	// refused counts searches refused with 503 because none could start within the queue timeout.
 	refused prometheus.Counter
+	// ordered counts the searches admitted by how they got past the order gate (orderGate).
+	ordered *prometheus.CounterVec // how
 	// notModified counts alliances' answers that said the kept answer is current (by alliance);
 	// keptAnswers the searches answered with a kept merged answer.
 	notModified *prometheus.CounterVec
@@ -70,12 +72,14 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 	m.sharedCalls = perAlliance("search_shared_calls_total", "Searches that shared another search's call to the same alliance for the same request instead of asking again.")
 	m.refused = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_refused_total",
 		Help: "Searches refused with 503 and Retry-After because they could not start within --queue-timeout (--max-searches were being answered)."})
+	m.ordered = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "search_ordered_total",
+		Help: "Searches by how they started (--ordered-searches): turn (one was free), waited (for a turn, first come first served), waited_out (waited --order-wait, then ran beside the turns), beside (the turns were taken and waiting was not worth it: they come back too slowly, or are held long)."}, []string{"how"})
 	m.notModified = perAlliance("search_not_modified_total", "Answers of an alliance that said the answer this server kept is current (a conditional getTrips with IfNoneMatch), so no trips were sent.")
 	m.keptAnswers = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_kept_answers_total",
 		Help: "Searches answered with a merged answer kept from before, every alliance having said its part is current."})
 	m.reg.MustRegister(
 		m.notModified, m.keptAnswers,
-		m.sharedCalls, m.refused,
+		m.sharedCalls, m.refused, m.ordered,
 		m.delegateCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
 		m.requests, m.requestSeconds, m.fanoutSeconds, m.delegateErrors, m.alternateCalls, m.bookingRequests,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{

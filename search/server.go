@@ -28,6 +28,12 @@ type Config struct {
 	HedgeDelay      time.Duration // how long a delegate may answer nothing before its next alternate is asked too; default 300ms
 	MaxSearches     int           // searches answered at once; default 256
 	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
+	// OrderedSearches run at once before the next search waits for its turn, first come first
+	// served — only while turns are held briefly and come back fast enough that its turn should
+	// come within OrderWait; else it runs at once beside them (orderGate, worthWaiting);
+	// default 4, -1 none (every search at once).
+	OrderedSearches int
+	OrderWait       time.Duration // the longest a search waits for its turn; default 100ms
 	AnswerCache     int64         // bytes of answers kept to ask for again with their ETags; default 512 MiB, -1 none
 	BookingTimeout  time.Duration // deadline of one booking request across an alliance's delegate and alternates (each given at most DelegateTimeout); default 10s
 	ShutdownTimeout time.Duration // how long Serve waits for requests in flight at shutdown; default 10s
@@ -59,6 +65,7 @@ type Server struct {
 	hedge   *hedge.Policy      // when to ask an alliance's next alternate, learnt from every delegate's latency
 	asks    singleflight.Group // calls to alliances in flight, shared by equal searches (askOnce)
 	admit   *admission         // searches answered at once
+	order   *orderGate         // and in what order (nil: every search admitted at once)
 	// conditional keeps answers to ask for again with their ETag (nil: AnswerCache 0)
 	conditional *conditional
 	handler     http.Handler
@@ -87,6 +94,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.QueueTimeout == 0 {
 		cfg.QueueTimeout = time.Second
 	}
+	if cfg.OrderedSearches == 0 {
+		cfg.OrderedSearches = 4
+	}
+	if cfg.OrderWait == 0 {
+		cfg.OrderWait = 100 * time.Millisecond
+	}
 	if cfg.AnswerCache == 0 {
 		cfg.AnswerCache = 512 << 20
 	}
@@ -95,6 +108,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: MaxSearches %d is negative", ErrInvalidConfig, cfg.MaxSearches)
 	case cfg.AnswerCache < -1:
 		return nil, fmt.Errorf("%w: AnswerCache %d, want -1 (none) or more", ErrInvalidConfig, cfg.AnswerCache)
+	case cfg.OrderedSearches < -1:
+		return nil, fmt.Errorf("%w: OrderedSearches %d, want -1 (none) or more", ErrInvalidConfig, cfg.OrderedSearches)
+	case cfg.OrderWait < 0:
+		return nil, fmt.Errorf("%w: OrderWait %s is negative", ErrInvalidConfig, cfg.OrderWait)
 	case cfg.QueueTimeout < 0:
 		return nil, fmt.Errorf("%w: QueueTimeout %s is negative", ErrInvalidConfig, cfg.QueueTimeout)
 	case cfg.RegistrationTTL < 0:
@@ -130,6 +147,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.conditional = newConditional(cfg.AnswerCache)
 	s.metrics = newMetrics(s.reg.Counts)
+	if cfg.OrderedSearches > 0 {
+		s.order = newOrderGate(cfg.OrderedSearches, cfg.OrderWait, cfg.Now,
+			func(how string) { s.metrics.ordered.WithLabelValues(how).Inc() })
+	}
 	s.handler = s.routes()
 	return s, nil
 }

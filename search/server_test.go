@@ -248,7 +248,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 }
 
 func TestNewRefusesBadConfig(t *testing.T) {
-	for _, cfg := range []Config{{RegistrationTTL: -1}, {DelegateTimeout: -time.Second}, {ShutdownTimeout: -1}} {
+	for _, cfg := range []Config{{RegistrationTTL: -1}, {DelegateTimeout: -time.Second}, {ShutdownTimeout: -1}, {OrderedSearches: -2}, {OrderWait: -time.Millisecond}} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%+v) accepted", cfg)
 		}

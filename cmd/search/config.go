@@ -41,7 +41,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR] [--gc-percent 200]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR] [--gc-percent 200]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -52,6 +52,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "a delegate that has answered nothing for this long (and for twice its 95th-percentile latency) gets its next registered alternate asked too — paused, cut off, dead; one that keeps answering, however slowly, is not hedged until a call has waited half of --delegate-timeout: an alternate answers from cold caches and would add to the load")
 	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
 	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
+	orderedSearches := fs.Int("ordered-searches", 4, "searches that run at once before the next waits its turn, first come first served — only while turns are held --order-wait or less on average and come back fast enough that its own should come within that (a burst on cores the search server and its delegates share); otherwise (round trips across regions, a silent delegate) it runs at once beside them; 0: every search at once")
+	orderWait := fs.Duration("order-wait", 100*time.Millisecond, "the longest a search waits for its turn (see --ordered-searches)")
 	answerCache := fs.Int64("answer-cache", 512, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; a whole answer of 2,700 trips is about 1 MiB; 0 keeps none")
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
@@ -83,6 +85,10 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--max-searches", fmt.Errorf("%d, want 1 or more", *maxSearches))
 	case *answerCache < 0 || *answerCache > 1<<20:
 		return bad("--answer-cache", fmt.Errorf("%d, want 0 (none) to 1048576 MiB", *answerCache))
+	case *orderedSearches < 0:
+		return bad("--ordered-searches", fmt.Errorf("%d, want 0 (none) or more", *orderedSearches))
+	case *orderWait <= 0:
+		return bad("--order-wait", fmt.Errorf("%s, want a positive duration", *orderWait))
 	case *queueTimeout <= 0:
 		return bad("--queue-timeout", fmt.Errorf("%s, want a positive duration", *queueTimeout))
 	case *bookingTimeout <= 0:
@@ -129,6 +135,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			HedgeDelay:      *hedgeDelay,
 			MaxSearches:     *maxSearches,
 			QueueTimeout:    *queueTimeout,
+			OrderedSearches: cmp.Or(*orderedSearches, -1), // the flag's 0 is the Config's -1 (none)
+			OrderWait:       *orderWait,
 			AnswerCache:     cmp.Or(*answerCache<<20, -1), // the flag's 0 is the Config's -1 (none)
 			BookingTimeout:  *bookingTimeout,
 			ShutdownTimeout: *shutdownTimeout,

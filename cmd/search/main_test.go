@@ -38,6 +38,8 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--hedge-delay", "0s"}, "--hedge-delay"},
 		{[]string{"--max-searches", "0"}, "--max-searches"},
 		{[]string{"--queue-timeout", "-1s"}, "--queue-timeout"},
+		{[]string{"--ordered-searches", "-1"}, "--ordered-searches"},
+		{[]string{"--order-wait", "0s"}, "--order-wait"},
 		{[]string{"--answer-cache", "-1"}, "--answer-cache"},
 		{[]string{"--gc-percent", "24"}, "--gc-percent: 24, want 25 to 10000"},
 		{[]string{"--gc-percent", "20000"}, "--gc-percent"},
