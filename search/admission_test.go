@@ -11,8 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
-
+	"flightalliance/internal/metricstest"
 	"flightalliance/soap"
 )
 
@@ -66,16 +65,8 @@ func TestEqualSearchesShareOneCallToTheAlliance(t *testing.T) {
 		}
 		close(d.release)
 		wg.Wait()
-		for i, c := range codes {
-			if c != http.StatusOK {
-				t.Errorf("search %d: %d, want 200", i, c)
-			}
-		}
-		var m dto.Metric
-		if err := s.metrics.sharedCalls.WithLabelValues("star").Write(&m); err != nil {
-			t.Fatal(err)
-		}
-		if n := m.GetCounter().GetValue(); n != 3 {
+		allOK(t, codes)
+		if n := metricstest.Counter(t, s.metrics.sharedCalls.WithLabelValues("star")); n != 3 {
 			t.Errorf("%v searches counted as sharing a call; want the 3 that joined the first's", n)
 		}
 	})
@@ -126,17 +117,19 @@ func TestASearchWaitsItsTurnBriefly(t *testing.T) {
 		}
 		close(d.release)
 		wg.Wait()
-		for i, c := range codes {
-			if c != http.StatusOK {
-				t.Errorf("search %d: %d, want 200", i, c)
-			}
-		}
-		var m dto.Metric
-		if err := s.metrics.ordered.WithLabelValues("waited_out").Write(&m); err != nil {
-			t.Fatal(err)
-		}
-		if n := m.GetCounter().GetValue(); n != 1 {
+		allOK(t, codes)
+		if n := metricstest.Counter(t, s.metrics.ordered.WithLabelValues("waited_out")); n != 1 {
 			t.Errorf("search_ordered_total{how=\"waited_out\"} %v, want 1", n)
 		}
 	})
+}
+
+// allOK checks that every search was answered 200.
+func allOK(t *testing.T, codes []int) {
+	t.Helper()
+	for i, c := range codes {
+		if c != http.StatusOK {
+			t.Errorf("search %d: %d, want 200", i, c)
+		}
+	}
 }

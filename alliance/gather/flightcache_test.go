@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"flightalliance/alliance/ledger"
+	"flightalliance/internal/metricstest"
 	"flightalliance/soap"
 )
 
@@ -81,7 +81,7 @@ func TestFlightCacheAnswersAPairFromAirportsSeenBefore(t *testing.T) {
 	if got := a.questions(); len(got) != 0 {
 		t.Errorf("TLV→CDG (TLV searched from, CDG searched to) asked %v, want nothing", got)
 	}
-	if hits, misses := counterValue(t, m.FlightListHits), counterValue(t, m.FlightListMisses); hits != 2 || misses != 4 {
+	if hits, misses := metricstest.Counter(t, m.FlightListHits), metricstest.Counter(t, m.FlightListMisses); hits != 2 || misses != 4 {
 		t.Errorf("flight list hits %v, misses %v; want 2 and 4", hits, misses)
 	}
 	search(t, s, "LHR", "TLV") // LHR kept as a source, TLV never a destination
@@ -188,13 +188,4 @@ func TestFlightCacheKeepsOnlyWhatItMay(t *testing.T) {
 			t.Errorf("%d empty lists kept, counting %d, with a budget of 10", n, s.flights.lists.Size())
 		}
 	})
-}
-
-func counterValue(t *testing.T, c prometheus.Counter) float64 {
-	t.Helper()
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
 }
