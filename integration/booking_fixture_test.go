@@ -16,10 +16,11 @@ import (
 // bookingWorld is an alliance of real airline servers behind a real search server, some of whose
 // flights have few seats, and a client of the search server's booking API.
 type bookingWorld struct {
-	t    testing.TB
-	a    *testAlliance
-	base string
-	api  bookingAPI
+	t      testing.TB
+	a      *testAlliance
+	base   string
+	search *proc // the search server's process
+	api    bookingAPI
 }
 
 // newBookingWorld starts a search server and an alliance registered with it. Before the machines
@@ -27,7 +28,7 @@ type bookingWorld struct {
 func newBookingWorld(t testing.TB, sellersOf map[string][]string, opts allianceOpts,
 	seats func(data map[string][]flight.Flight) map[flight.Key]int, searchArgs ...string) *bookingWorld {
 	t.Helper()
-	base, _ := startSearch(t, t.TempDir(), searchArgs...)
+	base, search := startSearch(t, t.TempDir(), searchArgs...)
 	opts.search = append(opts.search, base)
 	a := prepareAlliance(t, "star", sellersOf, opts)
 	if seats != nil {
@@ -36,7 +37,7 @@ func newBookingWorld(t testing.TB, sellersOf map[string][]string, opts allianceO
 	for _, n := range a.order {
 		a.start(n)
 	}
-	return &bookingWorld{t: t, a: a, base: base, api: newBookingAPI(base)}
+	return &bookingWorld{t: t, a: a, base: base, search: search, api: newBookingAPI(base)}
 }
 
 // waitBookable waits until the placement settled and the search server answers a linearizable
@@ -103,6 +104,23 @@ func (w *bookingWorld) mustCancel(id string) bookingJSON {
 		w.t.Fatalf("cancel %s: %v", id, ans)
 	}
 	return b
+}
+
+// waitExpired waits until the hold id reads expired (15 s at most), and returns how long that took.
+func (w *bookingWorld) waitExpired(t testing.TB, id string) time.Duration {
+	t.Helper()
+	return eventually(t, 15*time.Second, "the hold "+id+" expired", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		b, err := w.api.get(ctx, id).booking()
+		if err != nil {
+			return err
+		}
+		if b.Status != "expired" {
+			return fmt.Errorf("status %q", b.Status)
+		}
+		return nil
+	})
 }
 
 // booked is the seats booked on f, read through the search server.

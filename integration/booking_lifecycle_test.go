@@ -145,18 +145,7 @@ func (w *bookingWorld) testHolds(t *testing.T, f, g flight.Flight) {
 	if got := w.booked(f); got != 3 {
 		t.Fatalf("%d seats booked with a confirmed seat and a hold of 2, want 3", got)
 	}
-	took := eventually(t, 15*time.Second, "the hold expired", func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		b, err := w.api.get(ctx, hold.ID).booking()
-		if err != nil {
-			return err
-		}
-		if b.Status != "expired" {
-			return fmt.Errorf("status %q", b.Status)
-		}
-		return nil
-	})
+	took := w.waitExpired(t, hold.ID)
 	t.Logf("the hold read expired %v after it was acknowledged", took)
 	// Its seats came back once: until well after the expiry, exactly the confirmed seat stays.
 	for time.Now().Before(expires.Add(3 * time.Second)) {

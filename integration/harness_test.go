@@ -120,6 +120,13 @@ func (p *proc) start(t testing.TB) {
 }
 
 // kill sends SIGKILL to the process (if it still runs) and waits for it.
+// pid is the process's id (of its last start).
+func (p *proc) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd.Process.Pid
+}
+
 func (p *proc) kill() {
 	p.signal(syscall.SIGKILL)
 	p.wait(10 * time.Second)

@@ -1,0 +1,276 @@
+package integration
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchedProcess is a process TestNothingLeaksRoundAfterRound follows: its /metrics, where it
+// serves its runtime profiles (--pprof), and its process (whose open files /proc lists).
+type watchedProcess struct {
+	name, metrics, pprof string
+	proc                 *proc
+}
+
+// processLevel is what a process holds: goroutines and open files (sockets included), from its
+// /metrics.
+type processLevel struct{ goroutines, fds float64 }
+
+func (l processLevel) String() string { return fmt.Sprintf("%.0fg/%.0ffd", l.goroutines, l.fds) }
+
+// within reports whether l is at most base plus what a round may leave pooled without a leak: a
+// twentieth and 5 goroutines (a few more connections kept idle), and 5 files. A leak of one per search or per holder call is 10 to 200 per round,
+// and rounds add up.
+func (l processLevel) within(base processLevel) error {
+	if l.goroutines > base.goroutines*1.05+5 {
+		return fmt.Errorf("%.0f goroutines, %.0f at the baseline", l.goroutines, base.goroutines)
+	}
+	if l.fds > base.fds+5 {
+		return fmt.Errorf("%.0f open files, %.0f at the baseline", l.fds, base.fds)
+	}
+	return nil
+}
+
+// levelSnapshot is every followed process's level at one moment, and its goroutines' stacks
+// then: what grew is named by comparing them when a level does not come back.
+type levelSnapshot struct {
+	procs  []watchedProcess
+	levels map[string]processLevel
+	stacks map[string]goroutineStacks
+	files  map[string]map[string]int // process → what its open files are → how many
+}
+
+// readLevels reads each process's level (by name): its goroutines and open files, less those of
+// the connections it keeps open between requests (see goroutineStacks.pooled).
+func readLevels(t testing.TB, procs []watchedProcess) map[string]processLevel {
+	t.Helper()
+	out := map[string]processLevel{}
+	for _, p := range procs {
+		stacks := readStacks(t, p)
+		goroutines, conns := stacks.pooled()
+		out[p.name] = processLevel{goroutines: float64(stacks.total() - goroutines), fds: metricSum(t, p.metrics, "process_open_fds") - float64(conns)}
+	}
+	return out
+}
+
+// restingLevels reads the levels ten times, 100 ms apart, and keeps each process's median: what
+// comes and goes (a registration's renewal, a status poll, a connection closing between reading
+// the stacks and the files) is left out, and a leak, which stays, is not.
+func restingLevels(t testing.TB, procs []watchedProcess) map[string]processLevel {
+	t.Helper()
+	const readings = 10
+	goroutines, fds := map[string][]float64{}, map[string][]float64{}
+	for i := range readings {
+		if i > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		for name, l := range readLevels(t, procs) {
+			goroutines[name] = append(goroutines[name], l.goroutines)
+			fds[name] = append(fds[name], l.fds)
+		}
+	}
+	median := func(xs []float64) float64 {
+		slices.Sort(xs)
+		return xs[len(xs)/2]
+	}
+	out := map[string]processLevel{}
+	for name := range goroutines {
+		out[name] = processLevel{goroutines: median(goroutines[name]), fds: median(fds[name])}
+	}
+	return out
+}
+
+// baselineOf is the processes' resting levels now, with their goroutines' stacks.
+func baselineOf(t testing.TB, procs []watchedProcess) *levelSnapshot {
+	t.Helper()
+	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutineStacks{}, files: map[string]map[string]int{}}
+	for _, p := range procs {
+		s.stacks[p.name], s.files[p.name] = readStacks(t, p), openFiles(p.proc.pid())
+	}
+	return s
+}
+
+// expectBack waits until every process's resting level is back within its baseline; if one is
+// not within 30 s, the test fails naming the stacks whose goroutines grew most, and keeps both
+// goroutine profiles with the logs of the failed test.
+func (s *levelSnapshot) expectBack(t testing.TB, when string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		now := restingLevels(t, s.procs)
+		var over []string
+		for _, p := range s.procs {
+			if err := now[p.name].within(s.levels[p.name]); err != nil {
+				over = append(over, p.name+": "+err.Error())
+			}
+		}
+		if len(over) == 0 {
+			t.Logf("%s: back to the baseline: %v", when, now)
+			return
+		}
+		if time.Now().After(deadline) {
+			var report strings.Builder
+			for _, p := range s.procs {
+				if now[p.name].within(s.levels[p.name]) != nil {
+					report.WriteString(s.grown(t, p))
+				}
+			}
+			t.Fatalf("%s: not back to the baseline within 30s: %s\n%s", when, strings.Join(over, "; "), report.String())
+		}
+	}
+}
+
+// grown names the stacks of p whose goroutines grew most since the baseline, and keeps both
+// profiles where the logs of a failed test are kept.
+func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
+	t.Helper()
+	now := readStacks(t, p)
+	keep := filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+	if os.MkdirAll(keep, 0o755) == nil {
+		_ = os.WriteFile(filepath.Join(keep, p.name+"-goroutines-baseline.txt"), []byte(s.stacks[p.name].String()), 0o644)
+		_ = os.WriteFile(filepath.Join(keep, p.name+"-goroutines-now.txt"), []byte(now.String()), 0o644)
+	}
+	type growth struct {
+		stack string
+		by    int
+	}
+	var grew []growth
+	for stack, n := range now {
+		if d := n - s.stacks[p.name][stack]; d > 0 && stack != "" {
+			grew = append(grew, growth{stack, d})
+		}
+	}
+	slices.SortFunc(grew, func(a, b growth) int { return cmp.Compare(b.by, a.by) })
+	var out strings.Builder
+	fmt.Fprintf(&out, "%s's goroutines that grew most (both profiles in %s):\n", p.name, keep)
+	for _, g := range grew[:min(5, len(grew))] {
+		fmt.Fprintf(&out, "+%d\n%s\n", g.by, g.stack)
+	}
+	fmt.Fprintf(&out, "%s's open files that grew:", p.name)
+	files := openFiles(p.proc.pid())
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		if d := files[f] - s.files[p.name][f]; d > 0 {
+			fmt.Fprintf(&out, " +%d %s;", d, f)
+		}
+	}
+	return out.String() + "\n"
+}
+
+// openFiles counts a process's open files by what they are (/proc/PID/fd): a path, or a kind
+// (socket, pipe, anon_inode:…) for those without one.
+func openFiles(pid int) map[string]int {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	entries, _ := os.ReadDir(dir)
+	out := map[string]int{}
+	for _, e := range entries {
+		target, err := os.Readlink(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue // closed since the listing
+		}
+		if kind, _, ok := strings.Cut(target, ":["); ok {
+			target = kind
+		}
+		out[target]++
+	}
+	return out
+}
+
+// goroutineStacks counts a process's goroutines by stack (functions and lines, innermost first).
+type goroutineStacks map[string]int
+
+func (g goroutineStacks) total() (n int) {
+	for _, c := range g {
+		n += c
+	}
+	return n
+}
+
+// pooled counts the goroutines and connections of the connections a process keeps open between
+// requests: a client's (Transport) waiting for its next response, a server's waiting for its
+// next request, over HTTP/1.1 or HTTP/2. How many there are at rest depends on how many calls
+// ran at once in the round before, up to the pools' limits: not a leak. A call that never
+// returns, a handler that never ends, a response body never closed or a file never closed are
+// other stacks, and stay counted.
+func (g goroutineStacks) pooled() (goroutines, conns int) {
+	for stack, n := range g {
+		has := func(frame string) bool { return strings.Contains(stack, frame) }
+		switch {
+		case has("net/http.(*persistConn).readLoop") && has("bufio.(*Reader).Peek"),
+			has("net/http.(*conn).serve") && (has("bufio.(*Reader).Peek") || has("net/http.(*conn).readRequest")),
+			has("net/http.(*http2serverConn).readFrames"),
+			has("net/http.(*http2ClientConn).readLoop"):
+			goroutines, conns = goroutines+n, conns+n
+		case has("net/http.(*persistConn).writeLoop"), has("net/http.(*http2Server).serveConn"):
+			goroutines += n
+		}
+	}
+	return goroutines, conns
+}
+
+func (g goroutineStacks) String() string {
+	var out strings.Builder
+	for _, stack := range slices.Sorted(maps.Keys(g)) {
+		fmt.Fprintf(&out, "%d\n%s\n\n", g[stack], stack)
+	}
+	return out.String()
+}
+
+// readStacks reads p's goroutine profile in its grouped text form (debug=1: "N @ addresses"
+// then one "#\taddress\tfunction+offset\tfile:line" line per frame, groups apart by a blank line).
+func readStacks(t testing.TB, p watchedProcess) goroutineStacks {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.pprof+"/debug/pprof/goroutine?debug=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s's goroutines: %v", p.name, err)
+	}
+	defer resp.Body.Close()
+	return parseStacks(resp.Body)
+}
+
+func parseStacks(r io.Reader) goroutineStacks {
+	out := goroutineStacks{}
+	count, frames := 0, []string(nil)
+	flush := func() {
+		if count > 0 {
+			out[strings.Join(frames, "\n")] += count
+		}
+		count, frames = 0, nil
+	}
+	lines := bufio.NewScanner(r)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		line := lines.Text()
+		switch {
+		case line == "":
+			flush()
+		case strings.HasPrefix(line, "#"):
+			if f := strings.Fields(line); len(f) >= 4 {
+				frames = append(frames, "  "+f[2]+" "+f[3])
+			}
+		default:
+			if n, _, ok := strings.Cut(line, " @ "); ok {
+				count, _ = strconv.Atoi(n)
+			}
+		}
+	}
+	flush()
+	return out
+}
