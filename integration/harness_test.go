@@ -119,7 +119,6 @@ func (p *proc) start(t testing.TB) {
 	}()
 }
 
-// kill sends SIGKILL to the process (if it still runs) and waits for it.
 // pid is the process's id (of its last start).
 func (p *proc) pid() int {
 	p.mu.Lock()
@@ -127,6 +126,7 @@ func (p *proc) pid() int {
 	return p.cmd.Process.Pid
 }
 
+// kill sends SIGKILL to the process (if it still runs) and waits for it.
 func (p *proc) kill() {
 	p.signal(syscall.SIGKILL)
 	p.wait(10 * time.Second)
