@@ -49,6 +49,9 @@ type Config struct {
 	HedgeAfter    time.Duration // a holder silent this long gets the seller's next holder asked too; default 150ms
 	MinConnection time.Duration // default 30m
 	CacheSize     int           // answers cached by the delegate; default 4096, negative disables the cache
+	// CacheBytes is the most the delegate's cached answers may take (gather.listCost: each trip
+	// counted with every form it may be kept in); default 1 GiB, negative disables the cache.
+	CacheBytes int64
 	// FlightsCache is the most flights the delegate keeps of the holders' answers, per seller and
 	// airport (see alliance/gather); default 500,000, negative keeps none.
 	FlightsCache int
@@ -110,6 +113,7 @@ func (c Config) normalize() (Config, error) {
 	setDefault(&c.HedgeAfter, 150*time.Millisecond)
 	setDefault(&c.MinConnection, 30*time.Minute)
 	setDefault(&c.CacheSize, 4096)
+	setDefault(&c.CacheBytes, 1<<30)
 	setDefault(&c.FlightsCache, 500_000)
 	setDefault(&c.PageSize, 5000)
 	setDefault(&c.MaxBody, 64<<20)

@@ -100,20 +100,22 @@ func New(cfg Config) (*Machine, error) {
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
 			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
 	}
-	search, err := gather.New(gather.Config{Alliance: cfg.Alliance, MinConnection: cfg.MinConnection,
-		Hedge: hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 2}), CacheSize: cfg.CacheSize, FlightsCache: cfg.FlightsCache}, searchAlliance{m}, m.seats,
+	cacheSize := cfg.CacheSize
+	if cfg.CacheBytes < 0 {
+		cacheSize = -1
+	}
+	m.search = gather.New(gather.Config{Alliance: cfg.Alliance, MinConnection: cfg.MinConnection,
+		Hedge:     hedge.NewPolicy(hedge.Settings{Max: cfg.HedgeAfter, FreeAfter: cfg.CallTimeout / 2}),
+		CacheSize: cacheSize, CacheBytes: cfg.CacheBytes, FlightsCache: cfg.FlightsCache}, searchAlliance{m}, m.seats,
 		gather.Metrics{Seconds: m.metrics.searchSeconds, CacheHits: m.metrics.cacheHits,
 			CacheMisses: m.metrics.cacheMisses, Hedges: m.metrics.hedges, HolderCalls: m.metrics.holderCalls,
 			HedgesSent: m.metrics.hedgesSent, HedgesWon: m.metrics.hedgesWon, HedgesRefused: m.metrics.hedgesRefused,
 			SharedComputations: m.metrics.sharedSearch, NotModified: m.metrics.notModified,
 			FlightListHits: m.metrics.flightListHits, FlightListMisses: m.metrics.flightListMisses})
-	if err != nil {
-		return nil, err
-	}
-	m.search = search
+	m.metrics.watchCache(m.search)
 	m.cfg.Member.OnRemoval = chainRemoval(m.metrics.countRemoval, cfg.Member.OnRemoval)
-	m.view = newView(m.log, search.Purge)
-	m.catalog = newCatalog(search.Purge)
+	m.view = newView(m.log, m.search.Purge)
+	m.catalog = newCatalog(m.search.Purge)
 	m.published.roles = map[string]placement.Role{}
 	m.ledger = ledger.New(cfg.Alliance, func() *clientv3.Client { return m.member.Load().Client() }, time.Now)
 	m.bookings = ledger.NewService(m.ledger, cfg.Alliance, cfg.MinConnection, bookingFlights{m}, m.holds, m.readyToBook)

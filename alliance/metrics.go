@@ -4,8 +4,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"flightalliance/alliance/gather"
 	"flightalliance/coord"
 )
+
+// metricsNamespace prefixes every metric of the airline server.
+const metricsNamespace = "flightalliance_airline"
 
 // metrics are this machine's Prometheus metrics, on a registry of its own (no globals).
 type metrics struct {
@@ -41,7 +45,7 @@ type metrics struct {
 }
 
 func newMetrics() *metrics {
-	const ns = "flightalliance_airline"
+	const ns = metricsNamespace
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "rounds_total",
@@ -108,6 +112,18 @@ func newMetrics() *metrics {
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// watchCache shows what the delegate's kept answers cost and how many there are, read at each
+// scrape.
+func (m *metrics) watchCache(s *gather.Search) {
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_bytes",
+			Help: "Bytes the answers the delegate keeps may take, as --cache-mib counts them (800 a trip)."},
+			func() float64 { b, _ := s.CacheSize(); return float64(b) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_answers",
+			Help: "Answers the delegate keeps (--cache-size bounds them)."},
+			func() float64 { _, n := s.CacheSize(); return float64(n) }))
 }
 
 // countRemoval counts a member removal this machine's etcd member made (coord.Config.OnRemoval).

@@ -21,10 +21,7 @@ import (
 // list.
 func TestFirstPagesFromTheFirstTrips(t *testing.T) {
 	a := hubSchedule(8) // TLV→JFK has more trips than a list of the first ones holds
-	s, err := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, CacheSize: 16}, a, ledger.NewSeats("star"), testMetrics())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, CacheSize: 16}, a, ledger.NewSeats("star"), testMetrics())
 	ref, _ := newFlightCacheSearch(t, &schedule{flights: a.flights}, 0)
 	get := func(s *Search, req soap.GetTripsRequest) *soap.GetTripsResponse {
 		t.Helper()

@@ -18,10 +18,7 @@ func newFlightCacheSearch(t *testing.T, a Alliance, flights int) (*Search, Metri
 	t.Helper()
 	m := testMetrics()
 	// No answer cache: every search computes, so what is asked is the flight cache's doing.
-	s, err := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, FlightsCache: flights}, a, ledger.NewSeats("star"), m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(Config{Alliance: "star", MinConnection: 30 * time.Minute, FlightsCache: flights}, a, ledger.NewSeats("star"), m)
 	return s, m
 }
 

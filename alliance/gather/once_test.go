@@ -42,10 +42,7 @@ func newOnceSearch(t *testing.T, h *oneHolder, cacheSize int) *Search {
 		CacheHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
 		CacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
 	}
-	s, err := New(Config{Alliance: "star", CacheSize: cacheSize}, h, ledger.NewSeats("star"), metrics)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(Config{Alliance: "star", CacheSize: cacheSize}, h, ledger.NewSeats("star"), metrics)
 	return s
 }
 
@@ -141,10 +138,7 @@ func (*panicking) Sellers() []string { panic("a bug") }
 
 func TestAPanicInTheSharedComputationIsAFaultNotACrash(t *testing.T) {
 	metrics := newOnceSearch(t, &oneHolder{}, 0).metrics
-	s, err := New(Config{Alliance: "star"}, &panicking{}, ledger.NewSeats("star"), metrics)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(Config{Alliance: "star"}, &panicking{}, ledger.NewSeats("star"), metrics)
 	if _, err := s.GetTrips(context.Background(), tlvJFK); err == nil || !strings.Contains(err.Error(), "a bug") {
 		t.Errorf("a panic while computing: %v; want a fault naming it", err)
 	}

@@ -2,7 +2,6 @@ package gather
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +36,7 @@ type Config struct {
 	MinConnection time.Duration // the shortest connection a trip may have
 	Hedge         *hedge.Policy // when to ask a seller's next holder, and how often it may
 	CacheSize     int           // whole answers cached; 0 disables the cache
+	CacheBytes    int64         // the most the cached answers may take (listCost); 0: no bound but CacheSize
 	// FlightsCache is the most flights the holders sent that are kept per seller and airport
 	// (flightCache); 0 keeps none, so that every search asks the holders.
 	FlightsCache int
@@ -101,14 +101,14 @@ type Search struct {
 
 // New returns the search of an alliance; seats are the booked-seat counters it shows seats left
 // from.
-func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) (*Search, error) {
-	cache, err := newAnswerCache(cfg.CacheSize)
-	if err != nil {
-		return nil, fmt.Errorf("cache-size: %w", err)
-	}
-	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: cache, flights: newFlightCache(cfg.FlightsCache),
-		metrics: metrics, etags: newEtagger()}, nil
+func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) *Search {
+	return &Search{cfg: cfg, alliance: alliance, seats: seats, cache: newAnswerCache(cfg.CacheSize, cfg.CacheBytes), flights: newFlightCache(cfg.FlightsCache),
+		metrics: metrics, etags: newEtagger()}
 }
+
+// CacheSize is what the answers the search keeps cost in memory (as --cache-mib counts them),
+// and how many there are.
+func (s *Search) CacheSize() (bytes int64, answers int) { return s.cache.size() }
 
 // Purge empties the caches: the alliance's data may have changed (a machine joined, an
 // assignment or a seller's version changed). An answer computed, or a list asked for, before is

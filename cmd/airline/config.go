@@ -36,6 +36,7 @@ type config struct {
 	minConnection                  time.Duration
 	callTimeout, hedgeAfter        time.Duration
 	cacheSize                      int    // 0 disables the cache
+	cacheMiB                       int64  // the most the cached answers may take; 0 disables the cache
 	flightsCache                   int    // 0 keeps none
 	pprof                          string // --pprof: where to serve runtime profiles ("": nowhere)
 	gc                             gcpercent.Choice
@@ -100,6 +101,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.DurationVar(&c.callTimeout, "call-timeout", 2*time.Second, "timeout of every call to another machine")
 	fs.DurationVar(&c.hedgeAfter, "hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too; keep it above the round trip between machines (across regions about 2 round trips), or calls to other machines are hedged before they can answer")
 	fs.IntVar(&c.cacheSize, "cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
+	fs.Int64Var(&c.cacheMiB, "cache-mib", 1024, "MiB the delegate's cached answers may take, each trip counted at 800 bytes (its legs and both SOAP forms; most answers take half of that), the least recently used going first: a whole answer of 2,700 trips counts 2 MiB (0 disables the cache)")
 	fs.IntVar(&c.flightsCache, "flights-cache", 500_000, "flights the delegate keeps of the holders' answers, per seller and airport, so that a search sharing an airport with an earlier one asks no holder for it (about 200 bytes each; 0 keeps none)")
 	fs.DurationVar(&c.startTimeout, "etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
@@ -166,6 +168,9 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	}
 	if c.cacheSize < 0 {
 		return config{}, errors.New("--cache-size: must be 0 or more")
+	}
+	if c.cacheMiB < 0 || c.cacheMiB > 1<<24 {
+		return config{}, fmt.Errorf("--cache-mib: %d, want 0 (no cache) to %d", c.cacheMiB, 1<<24)
 	}
 	if c.flightsCache < 0 {
 		return config{}, errors.New("--flights-cache: must be 0 or more")

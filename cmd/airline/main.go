@@ -85,8 +85,13 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 	if flightsCache == 0 {
 		flightsCache = -1 // as cacheSize
 	}
+	cacheBytes := c.cacheMiB << 20
+	if cacheBytes == 0 {
+		cacheBytes = -1 // as cacheSize
+	}
 	return alliance.Config{
 		CacheSize:       cacheSize,
+		CacheBytes:      cacheBytes,
 		FlightsCache:    flightsCache,
 		Name:            c.name,
 		Alliance:        c.alliance,

@@ -17,10 +17,16 @@ type Cache[K comparable, V any] struct {
 
 // New returns a cache that keeps values costing at most budget in all, each costing cost(v).
 func New[K comparable, V any](budget int64, cost func(V) int64) *Cache[K, V] {
+	return NewLimited[K](1<<30, budget, cost) // a count bound the budget reaches first
+}
+
+// NewLimited is New keeping at most limit values (limit > 0) as well: the least recently used
+// goes when either bound is passed. cost(v) must not change while v is kept.
+func NewLimited[K comparable, V any](limit int, budget int64, cost func(V) int64) *Cache[K, V] {
 	c := &Cache[K, V]{budget: budget, cost: cost}
-	// The count bound is never reached: the budget evicts first. simplelru calls back on every
-	// removal (Remove, RemoveOldest, Purge), which keeps size exact.
-	c.lru, _ = simplelru.NewLRU(1<<30, func(_ K, v V) { c.size -= cost(v) }) // fails only on a size ≤ 0
+	// simplelru calls back on every removal (Remove, RemoveOldest, an eviction past limit in
+	// Add, Purge), which keeps size exact.
+	c.lru, _ = simplelru.NewLRU(max(limit, 1), func(_ K, v V) { c.size -= cost(v) }) // fails only on a size ≤ 0
 	return c
 }
 
@@ -40,6 +46,9 @@ func (c *Cache[K, V]) Add(k K, v V) {
 		c.lru.RemoveOldest()
 	}
 }
+
+// Contains reports whether k is kept, without making it the most recently used.
+func (c *Cache[K, V]) Contains(k K) bool { return c.lru.Contains(k) }
 
 // Remove forgets k.
 func (c *Cache[K, V]) Remove(k K) { c.lru.Remove(k) }

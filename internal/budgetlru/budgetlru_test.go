@@ -40,3 +40,19 @@ func TestCacheKeepsWithinItsBudget(t *testing.T) {
 		t.Errorf("after a purge: size %d, %d kept", c.Size(), c.Len())
 	}
 }
+
+// NewLimited evicts the least recently used past its count as well as past its budget.
+func TestLimitedCacheKeepsWithinItsCount(t *testing.T) {
+	c := NewLimited[string, int](2, 1000, func(v int) int64 { return int64(v) })
+	c.Add("1", 10)
+	c.Add("2", 20)
+	c.Get("1") // 2 is now the least recently used
+	c.Add("3", 30)
+	if _, ok := c.Get("2"); ok || c.Len() != 2 || c.Size() != 40 {
+		t.Errorf("after three values in a count of 2: the least recently used kept %v, %d kept, size %d; want 2, 40", ok, c.Len(), c.Size())
+	}
+	c.Add("4", 990) // over the budget with 3 (but not with 1 and 3 gone): both go
+	if c.Len() != 1 || c.Size() != 990 {
+		t.Errorf("after a value that takes the budget: %d kept, size %d; want 1, 990", c.Len(), c.Size())
+	}
+}
