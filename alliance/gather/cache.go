@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"flightalliance/alliance/trip"
 	"flightalliance/internal/budgetlru"
 )
 
@@ -14,7 +15,8 @@ import (
 // emptied when the alliance's data may have changed (a machine joins, an assignment or a seller's
 // version changes); an answer computed before such a purge is not added after it. It keeps at most
 // size answers, and at most budget bytes of them (listCost): answers differ in size a
-// thousandfold (3 trips, 42,000), and 4,096 of a busy alliance's would take gigabytes.
+// thousandfold (3 trips, 42,000), and 4,096 of a busy alliance's would take gigabytes. An
+// answer costing more than the whole budget is not kept.
 type answerCache struct {
 	mu  sync.Mutex
 	lru *budgetlru.Cache[string, *tripList] // nil: caching disabled
@@ -22,7 +24,7 @@ type answerCache struct {
 }
 
 // newAnswerCache keeps at most size answers (none when size ≤ 0) costing at most budget in all
-// (no bound when budget ≤ 0).
+// (no bound by cost when budget ≤ 0).
 func newAnswerCache(size int, budget int64) *answerCache {
 	c := &answerCache{}
 	if budget <= 0 {
@@ -34,14 +36,49 @@ func newAnswerCache(size int, budget int64) *answerCache {
 	return c
 }
 
-// tripBytes is the most a cached list takes per trip once every form of it is made: the trips
-// with their legs (about 290 bytes: two flights and the trip), the shared SOAP form (about 110:
-// the search server's) and the inline one (about 360: a caller without ShareLegs) —
-// TestListCostCoversAList measures them.
-const tripBytes = 800
+// What a kept list takes at most, once every form of it is made (TestListCostCoversAList
+// measures lists of every shape, 750 to 1,100 bytes a trip): per trip, the trip with its legs
+// (about 290 bytes), its inline SOAP form (about 360: a caller without ShareLegs) and its place
+// in the shared form (about 110: the search server's); per distinct flight, its leg in both forms
+// (about 170); per list, the list and its slices' spare room. A list only the search server asks
+// for takes half to nine tenths of that.
+const tripBytes, legBytes, listBytes = 800, 200, 16 << 10
 
-// listCost is what a list may take in memory: its trips' tripBytes, and a little for the list.
-func listCost(l *tripList) int64 { return 256 + int64(len(l.trips))*tripBytes }
+// costOf is what a list of trips may take in memory, fixed when the list is made (as the cache
+// needs it): 800 bytes a trip for lists of thousands of trips over a few hundred flights, up to
+// 1,200 for lists whose trips share no flight.
+func costOf(trips []trip.Trip) int64 {
+	return listBytes + int64(len(trips))*tripBytes + int64(distinctLegs(trips))*legBytes
+}
+
+// distinctLegs counts the distinct flights of trips by their refs (trip.Trip.Refs), a leg without
+// a ref counted as a flight of its own.
+func distinctLegs(trips []trip.Trip) int {
+	var top int32
+	for i := range trips {
+		top = max(top, trips[i].Refs[0], trips[i].Refs[1])
+	}
+	seen := make([]bool, top+1)
+	n := 0
+	for i := range trips {
+		for j := range trips[i].Legs {
+			ref := int32(0)
+			if j < len(trips[i].Refs) {
+				ref = trips[i].Refs[j]
+			}
+			if ref == 0 || !seen[ref] {
+				n++
+			}
+			if ref > 0 {
+				seen[ref] = true
+			}
+		}
+	}
+	return n
+}
+
+// listCost is what a list may take in memory (costOf its trips).
+func listCost(l *tripList) int64 { return l.cost }
 
 // get returns a cached answer, and the generation to hand back to add.
 func (c *answerCache) get(key string) (*tripList, uint64, bool) {
@@ -54,13 +91,16 @@ func (c *answerCache) get(key string) (*tripList, uint64, bool) {
 	return resp, c.gen, ok
 }
 
-// add caches an answer computed since get returned gen, unless a purge came in between.
-func (c *answerCache) add(key string, resp *tripList, gen uint64) {
+// add caches an answer computed since get returned gen, unless a purge came in between or it
+// costs more than the whole budget; it reports whether the answer is kept.
+func (c *answerCache) add(key string, resp *tripList, gen uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.lru != nil && gen == c.gen {
-		c.lru.Add(key, resp)
+	if c.lru == nil || gen != c.gen {
+		return false
 	}
+	c.lru.Add(key, resp)
+	return c.lru.Contains(key)
 }
 
 // remove forgets an answer, if kept.

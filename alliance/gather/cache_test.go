@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -72,8 +73,9 @@ func TestAnswerCacheKeepsWithinItsBudget(t *testing.T) {
 }
 
 // listCost counts at least what a cached list takes once every form of it is made (its trips and
-// legs as the join made them, the shared and the inline SOAP forms), and not twice that: a busy
-// pair's lists of 2,700 to 42,000 trips, measured on the heap.
+// legs as the join made them, the shared and the inline SOAP forms), and not twice that, on the
+// heap, for lists of every shape: thousands of trips over a few hundred flights (a hub), direct
+// flights alone, connections that share no flight, and the first 100 trips of a list.
 func TestListCostCoversAList(t *testing.T) {
 	heap := func() uint64 {
 		runtime.GC()
@@ -81,27 +83,55 @@ func TestListCostCoversAList(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}
-	for _, perDay := range []int{30, 120} {
+	q := trip.Query{Src: "TLV", Dst: "JFK", Date: flight.DateOf(hubDay), MinConnection: 30 * time.Minute}
+	hub := func(perDay int) []flight.Flight {
 		var all []flight.Flight
 		for _, fs := range hubSchedule(perDay).flights {
 			all = append(all, fs...)
 		}
-		q := trip.Query{Src: "TLV", Dst: "JFK", Date: flight.DateOf(hubDay), MinConnection: 30 * time.Minute}
+		return all
+	}
+	leg := func(i int, src, dst string, at time.Time) flight.Flight {
+		return flight.Flight{Number: fmt.Sprintf("LY%04d", i), Seller: "LY", Src: src, Dst: dst, Departure: at,
+			Arrival: at.Add(3 * time.Hour), Price: flight.Cents(10000 + i), Seats: 100}
+	}
+	var direct, oneToOne []flight.Flight
+	for i := range 3000 {
+		direct = append(direct, leg(i, "TLV", "JFK", hubDay.Add(time.Duration(i)*time.Second)))
+	}
+	for i := range 1500 { // TLV → Xi → JFK, each stop its own
+		stop := fmt.Sprintf("%c%c%c", 'A'+i/676, 'A'+i/26%26, 'A'+i%26)
+		oneToOne = append(oneToOne, leg(2*i, "TLV", stop, hubDay), leg(2*i+1, stop, "JFK", hubDay.Add(4*time.Hour)))
+	}
+	for _, c := range []struct {
+		name string
+		list func() *tripList
+	}{
+		{"hub of 30 a day", func() *tripList { all := hub(30); return newTripList(trip.Build(q, all, all)) }},
+		{"hub of 120 a day", func() *tripList { all := hub(120); return newTripList(trip.Build(q, all, all)) }},
+		{"direct flights", func() *tripList { return newTripList(trip.Build(q, direct, direct)) }},
+		{"connections sharing no flight", func() *tripList { return newTripList(trip.Build(q, oneToOne, oneToOne)) }},
+		{"the first 100 of a hub", func() *tripList {
+			all := hub(30)
+			return newFirstTrips(trip.Cheapest(q, all, all, 100))
+		}},
+	} {
 		const lists = 8
 		before := heap()
 		kept := make([]*tripList, lists)
 		var cost int64
 		for i := range kept {
-			kept[i] = newTripList(trip.Build(q, all, all))
+			kept[i] = c.list()
 			kept[i].sharedForm("star")
 			kept[i].wireForm("star")
 			cost += listCost(kept[i])
 		}
 		took := int64(heap() - before)
 		runtime.KeepAlive(kept)
-		t.Logf("%d lists of %d trips: %d bytes on the heap, listCost %d", lists, len(kept[0].trips), took, cost)
+		t.Logf("%s: %d lists of %d trips: %d bytes on the heap (%d a trip), listCost %d", c.name, lists, len(kept[0].trips),
+			took, took/int64(lists*max(1, len(kept[0].trips))), cost)
 		if took > cost || 2*took < cost {
-			t.Errorf("%d lists of %d trips took %d bytes; listCost counts %d", lists, len(kept[0].trips), took, cost)
+			t.Errorf("%s: %d lists of %d trips took %d bytes; listCost counts %d", c.name, lists, len(kept[0].trips), took, cost)
 		}
 	}
 }

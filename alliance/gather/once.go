@@ -13,6 +13,7 @@ import (
 type computed struct {
 	list    *tripList
 	missing []string
+	kept    bool // the cache kept the list (complete, and within its budget)
 }
 
 // computeOnce gives the trips of q, computing them once for every concurrent caller with the same
@@ -50,10 +51,10 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 		}
 		if len(missing) == 0 {
 			if c.list.whole() {
-				s.cache.add(key, c.list, gen)
+				c.kept = s.cache.add(key, c.list, gen)
 				s.cache.remove(firstKey(key)) // the whole list answers first pages now
 			} else {
-				s.cache.add(firstKey(key), c.list, gen)
+				c.kept = s.cache.add(firstKey(key), c.list, gen)
 			}
 		}
 		return c, nil

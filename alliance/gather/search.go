@@ -36,7 +36,7 @@ type Config struct {
 	MinConnection time.Duration // the shortest connection a trip may have
 	Hedge         *hedge.Policy // when to ask a seller's next holder, and how often it may
 	CacheSize     int           // whole answers cached; 0 disables the cache
-	CacheBytes    int64         // the most the cached answers may take (listCost); 0: no bound but CacheSize
+	CacheBytes    int64         // the most the cached answers may take (listCost); ≤ 0: no bound but CacheSize
 	// FlightsCache is the most flights the holders sent that are kept per seller and airport
 	// (flightCache); 0 keeps none, so that every search asks the holders.
 	FlightsCache int
@@ -137,6 +137,7 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		list, gen, hit = s.cache.get(firstKey(key))
 	}
 	var missing []string
+	kept := hit // the list is in the cache: worth making its whole SOAP form once, for later pages
 	if hit {
 		s.metrics.CacheHits.Inc()
 	} else {
@@ -147,7 +148,7 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		if err != nil {
 			return nil, err
 		}
-		list, missing = c.list, c.missing
+		list, missing, kept = c.list, c.missing, c.kept
 	}
 	var resp *soap.GetTripsResponse
 	if len(missing) == 0 && req.IfNoneMatch != "" && req.IfNoneMatch == s.etags.etag(req, gen, s.seats.Version()) {
@@ -156,7 +157,7 @@ func (s *Search) GetTrips(ctx context.Context, req *soap.GetTripsRequest) (*soap
 		s.metrics.notModified()
 	} else {
 		resp = &soap.GetTripsResponse{Alliance: s.cfg.Alliance, Complete: len(missing) == 0, MissingSellers: missing}
-		cached := s.cache.enabled() && len(missing) == 0
+		cached := kept && len(missing) == 0
 		var seatsVersion uint64
 		if req.ShareLegs {
 			var page sharedTrips

@@ -21,7 +21,8 @@ import (
 // pages alone (firstPage).
 type tripList struct {
 	trips []trip.Trip
-	total int // trips in the whole list
+	total int   // trips in the whole list
+	cost  int64 // what the list may take in memory once its forms are made (costOf)
 	once  sync.Once
 	wire  []soap.Trip
 	made  atomic.Bool // wire is made (once has run)
@@ -30,11 +31,13 @@ type tripList struct {
 	shared     sharedTrips // the shared form (sharedtrips.go), made once
 }
 
-func newTripList(trips []trip.Trip) *tripList { return &tripList{trips: trips, total: len(trips)} }
+func newTripList(trips []trip.Trip) *tripList {
+	return &tripList{trips: trips, total: len(trips), cost: costOf(trips)}
+}
 
 // newFirstTrips is the list of the first trips of a whole list of total.
 func newFirstTrips(first []trip.Trip, total int) *tripList {
-	return &tripList{trips: first, total: total}
+	return &tripList{trips: first, total: total, cost: costOf(first)}
 }
 
 // whole reports whether the list holds every trip.
