@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,21 +184,65 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 	return out.String() + "\n"
 }
 
-// openFiles counts a process's open files by what they are (/proc/PID/fd): a path, or a kind
-// (socket, pipe, anon_inode:…) for those without one.
+// openFiles counts a process's open files by what they are (/proc/PID/fd): a path, a TCP socket
+// by its ports (socketsOf), or a kind (pipe, anon_inode:…) for the others.
 func openFiles(pid int) map[string]int {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	entries, _ := os.ReadDir(dir)
+	sockets := socketsOf(pid)
 	out := map[string]int{}
 	for _, e := range entries {
 		target, err := os.Readlink(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue // closed since the listing
 		}
-		if kind, _, ok := strings.Cut(target, ":["); ok {
+		if kind, inode, ok := strings.Cut(target, ":["); ok {
 			target = kind
+			if name, tcp := sockets[strings.TrimSuffix(inode, "]")]; tcp {
+				target = name
+			}
 		}
 		out[target]++
+	}
+	return out
+}
+
+// socketsOf names a process's TCP sockets by inode (/proc/PID/net/tcp and tcp6): "listening on
+// :P", "accepted on :P" (a connection to one of its listening ports), or "tcp to :P" (one it
+// opened): the port names the peer, a machine's SOAP, peer or client port.
+func socketsOf(pid int) map[string]string {
+	type socket struct{ local, remote, state, inode string }
+	var all []socket
+	listening := map[string]bool{}
+	for _, table := range []string{"tcp", "tcp6"} {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 10 {
+				continue
+			}
+			port := func(addr string) string {
+				_, hex, _ := strings.Cut(addr, ":")
+				n, _ := strconv.ParseUint(hex, 16, 16)
+				return strconv.FormatUint(n, 10)
+			}
+			sock := socket{local: port(f[1]), remote: port(f[2]), state: f[3], inode: f[9]}
+			if sock.state == "0A" { // LISTEN
+				listening[sock.local] = true
+			}
+			all = append(all, sock)
+		}
+	}
+	out := map[string]string{}
+	for _, sock := range all {
+		switch {
+		case sock.state == "0A":
+			out[sock.inode] = "listening on :" + sock.local
+		case listening[sock.local]:
+			out[sock.inode] = "accepted on :" + sock.local
+		default:
+			out[sock.inode] = "tcp to :" + sock.remote
+		}
 	}
 	return out
 }
