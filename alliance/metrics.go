@@ -119,11 +119,11 @@ func newMetrics() *metrics {
 func (m *metrics) watchCache(s *gather.Search) {
 	m.registry.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_bytes",
-			Help: "Bytes the answers the delegate keeps may take, as --cache-mib counts them (800 a trip)."},
-			func() float64 { b, _ := s.CacheSize(); return float64(b) }),
+			Help: "Bytes the answers the delegate keeps may take, as --cache-mib counts them: 16 KiB an answer, 800 a trip, 200 a distinct flight."},
+			func() float64 { b, _ := s.CacheUsage(); return float64(b) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_answers",
 			Help: "Answers the delegate keeps (--cache-size bounds them)."},
-			func() float64 { _, n := s.CacheSize(); return float64(n) }))
+			func() float64 { _, n := s.CacheUsage(); return float64(n) }))
 }
 
 // countRemoval counts a member removal this machine's etcd member made (coord.Config.OnRemoval).

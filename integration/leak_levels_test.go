@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +33,8 @@ func (l processLevel) String() string {
 // within reports whether l is at most base plus what a round may leave without a leak: a
 // twentieth and 5 goroutines, 5 files, and twice the kept connections or 16 more (the pools
 // fill up to their limits as the calls that run at once vary; a client that keeps making new
-// pools, or a connection that is never closed, goes on growing). A leak of one per search or per holder call is 10 to 200 per round,
-// and rounds add up.
+// pools, or a connection that is never closed, goes on growing). A leak of one per search or per
+// holder call is 10 to 200 per round, and rounds add up.
 func (l processLevel) within(base processLevel) error {
 	if l.goroutines > base.goroutines*1.05+5 {
 		return fmt.Errorf("%.0f goroutines, %.0f at the baseline", l.goroutines, base.goroutines)
@@ -105,7 +104,8 @@ func restingLevels(t testing.TB, procs []watchedProcess) map[string]processLevel
 // baselineOf is the processes' resting levels now, with their goroutines' stacks.
 func baselineOf(t testing.TB, procs []watchedProcess) *levelSnapshot {
 	t.Helper()
-	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutineStacks{}, files: map[string]map[string]int{}}
+	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutineStacks{},
+		files: map[string]map[string]int{}}
 	for _, p := range procs {
 		s.stacks[p.name], s.files[p.name] = readStacks(t, p), openFiles(p.proc.pid())
 		if s.levels[p.name].pooled == 0 {
@@ -182,69 +182,6 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 		}
 	}
 	return out.String() + "\n"
-}
-
-// openFiles counts a process's open files by what they are (/proc/PID/fd): a path, a TCP socket
-// by its ports (socketsOf), or a kind (pipe, anon_inode:…) for the others.
-func openFiles(pid int) map[string]int {
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	entries, _ := os.ReadDir(dir)
-	sockets := socketsOf(pid)
-	out := map[string]int{}
-	for _, e := range entries {
-		target, err := os.Readlink(filepath.Join(dir, e.Name()))
-		if err != nil {
-			continue // closed since the listing
-		}
-		if kind, inode, ok := strings.Cut(target, ":["); ok {
-			target = kind
-			if name, tcp := sockets[strings.TrimSuffix(inode, "]")]; tcp {
-				target = name
-			}
-		}
-		out[target]++
-	}
-	return out
-}
-
-// socketsOf names a process's TCP sockets by inode (/proc/PID/net/tcp and tcp6): "listening on
-// :P", "accepted on :P" (a connection to one of its listening ports), or "tcp to :P" (one it
-// opened): the port names the peer, a machine's SOAP, peer or client port.
-func socketsOf(pid int) map[string]string {
-	type socket struct{ local, remote, state, inode string }
-	var all []socket
-	listening := map[string]bool{}
-	for _, table := range []string{"tcp", "tcp6"} {
-		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Fields(line)
-			if len(f) < 10 {
-				continue
-			}
-			port := func(addr string) string {
-				_, hex, _ := strings.Cut(addr, ":")
-				n, _ := strconv.ParseUint(hex, 16, 16)
-				return strconv.FormatUint(n, 10)
-			}
-			sock := socket{local: port(f[1]), remote: port(f[2]), state: f[3], inode: f[9]}
-			if sock.state == "0A" { // LISTEN
-				listening[sock.local] = true
-			}
-			all = append(all, sock)
-		}
-	}
-	out := map[string]string{}
-	for _, sock := range all {
-		switch {
-		case sock.state == "0A":
-			out[sock.inode] = "listening on :" + sock.local
-		case listening[sock.local]:
-			out[sock.inode] = "accepted on :" + sock.local
-		default:
-			out[sock.inode] = "tcp to :" + sock.remote
-		}
-	}
-	return out
 }
 
 // readStacks reads p's goroutine profile from its --pprof address.

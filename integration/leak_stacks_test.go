@@ -47,6 +47,7 @@ func parseStacks(r io.Reader) goroutineStacks {
 	return out
 }
 
+// total is the goroutines of every stack.
 func (g goroutineStacks) total() (n int) {
 	for _, c := range g {
 		n += c

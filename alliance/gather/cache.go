@@ -36,7 +36,7 @@ func newAnswerCache(size int, budget int64) *answerCache {
 	return c
 }
 
-// What a kept list takes at most, once every form of it is made (TestListCostCoversAList
+// tripBytes, legBytes and listBytes are what a kept list takes at most, once every form of it is made (TestListCostCoversAList
 // measures lists of every shape, 750 to 1,100 bytes a trip): per trip, the trip with its legs
 // (about 290 bytes), its inline SOAP form (about 360: a caller without ShareLegs) and its place
 // in the shared form (about 110: the search server's); per distinct flight, its leg in both forms
@@ -123,8 +123,8 @@ func (c *answerCache) purge() {
 
 func (c *answerCache) enabled() bool { return c.lru != nil }
 
-// size is what the kept answers cost (listCost), and how many there are.
-func (c *answerCache) size() (bytes int64, answers int) {
+// usage is what the kept answers cost (listCost), and how many there are.
+func (c *answerCache) usage() (bytes int64, answers int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.lru == nil {

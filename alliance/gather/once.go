@@ -51,8 +51,9 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 		}
 		if len(missing) == 0 {
 			if c.list.whole() {
-				c.kept = s.cache.add(key, c.list, gen)
-				s.cache.remove(firstKey(key)) // the whole list answers first pages now
+				if c.kept = s.cache.add(key, c.list, gen); c.kept {
+					s.cache.remove(firstKey(key)) // the whole list answers first pages now
+				}
 			} else {
 				c.kept = s.cache.add(firstKey(key), c.list, gen)
 			}

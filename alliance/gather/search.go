@@ -106,9 +106,9 @@ func New(cfg Config, alliance Alliance, seats *ledger.Seats, metrics Metrics) *S
 		metrics: metrics, etags: newEtagger()}
 }
 
-// CacheSize is what the answers the search keeps cost in memory (as --cache-mib counts them),
-// and how many there are.
-func (s *Search) CacheSize() (bytes int64, answers int) { return s.cache.size() }
+// CacheUsage is what the answers the search keeps cost in memory (costOf, as --cache-mib counts
+// them), and how many there are.
+func (s *Search) CacheUsage() (bytes int64, answers int) { return s.cache.usage() }
 
 // Purge empties the caches: the alliance's data may have changed (a machine joined, an
 // assignment or a seller's version changed). An answer computed, or a list asked for, before is

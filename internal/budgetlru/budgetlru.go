@@ -1,7 +1,7 @@
 // Package budgetlru is a least-recently-used cache bounded by what its entries cost in all (bytes,
-// flights) rather than by their number: caches whose entries differ in size by a thousandfold
-// (an answer of 3 trips and one of 24,000) need a budget of memory, not a count. It is
-// golang-lru's simplelru with the cost kept beside it. Not safe for concurrent use: its callers
+// flights), and by their number when asked (NewLimited): caches whose entries differ in size by a
+// thousandfold (an answer of 3 trips and one of 24,000) need a budget of memory, not a count. It
+// is golang-lru's simplelru with the cost kept beside it. Not safe for concurrent use: its callers
 // hold their own locks (they keep more than the cache under them).
 package budgetlru
 
@@ -20,8 +20,8 @@ func New[K comparable, V any](budget int64, cost func(V) int64) *Cache[K, V] {
 	return NewLimited[K](1<<30, budget, cost) // a count bound the budget reaches first
 }
 
-// NewLimited is New keeping at most limit values (limit > 0) as well: the least recently used
-// goes when either bound is passed. cost(v) must not change while v is kept.
+// NewLimited is New keeping at most limit values as well (1 when limit < 1): the least recently
+// used goes when either bound is passed. cost(v) must not change while v is kept.
 func NewLimited[K comparable, V any](limit int, budget int64, cost func(V) int64) *Cache[K, V] {
 	c := &Cache[K, V]{budget: budget, cost: cost}
 	// simplelru calls back on every removal (Remove, RemoveOldest, an eviction past limit in
