@@ -36,12 +36,12 @@ func newAnswerCache(size int, budget int64) *answerCache {
 	return c
 }
 
-// tripBytes, legBytes and listBytes are what a kept list takes at most, once every form of it is made (TestListCostCoversAList
-// measures lists of every shape, 750 to 1,100 bytes a trip): per trip, the trip with its legs
-// (about 290 bytes), its inline SOAP form (about 360: a caller without ShareLegs) and its place
-// in the shared form (about 110: the search server's); per distinct flight, its leg in both forms
-// (about 170); per list, the list and its slices' spare room. A list only the search server asks
-// for takes half to nine tenths of that.
+// tripBytes, legBytes and listBytes are what a kept list takes at most once every form of it is
+// made (TestListCostCoversAList measures lists of every shape, 750 to 1,100 bytes a trip): per
+// trip, the trip with its legs (about 290 bytes), its inline SOAP form (about 360: a caller
+// without ShareLegs) and its place in the shared form (about 110: the search server's); per
+// distinct flight, its leg in both forms (about 170); per list, the list and its slices' spare
+// room. A list only the search server asks for takes half to nine tenths of that.
 const tripBytes, legBytes, listBytes = 800, 200, 16 << 10
 
 // costOf is what a list of trips may take in memory, fixed when the list is made (as the cache
