@@ -47,6 +47,10 @@ func TestMemoryStaysWithinItsBudgets(t *testing.T) {
 		complete := searchAll(t, base, queries[round*perRound:(round+1)*perRound], 8)
 		heaps := liveHeaps(t, procs)
 		t.Logf("round %d: %d answers complete; live heaps %v", round, complete, heaps)
+		if complete != perRound {
+			t.Fatalf("round %d: %d answers of %d complete: with every machine up, small caches must cost time, not answers",
+				round, complete, perRound)
+		}
 		switch {
 		case round == 0: // the caches fill up
 		case baseline == nil:
