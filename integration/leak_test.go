@@ -21,13 +21,13 @@ import (
 // goroutines grew and the open files that did (/proc), and keeps both goroutine profiles.
 //
 // A round is what a server sees in a busy minute, in a few seconds: 16 clients (half over
-// HTTP/1.1, half over HTTP/2) search whole answers (checked against the reference: complete and
-// equal, or incomplete and saying so), pages, and searches they abandon before the answer or
-// halfway through reading it — pairs of airports whose flights no earlier round asked for, so
-// that the delegate asks the holders — while the holder it asks first for the seller it lacks is
-// paused (its calls hedged to the other copy, the losers cancelled) and then resumed; then a
-// booking cancelled, a hold confirmed and cancelled, and a hold left to expire. The membership
-// watch runs throughout.
+// HTTP/1.1, half over HTTP/2) search whole answers and pages (each complete and equal to the
+// reference), and searches they abandon before the answer or halfway through reading it — pairs
+// of airports whose flights no earlier round asked for, so that the delegate asks the holders —
+// while the holder it asks first for the seller it lacks is paused (2 s at most, never while it
+// leads etcd: its calls hedged to the other copy, the losers cancelled) and then resumed; then a
+// booking cancelled, a hold confirmed and cancelled, and a hold left to expire. The delegate must
+// not move. The membership watch runs throughout.
 func TestNothingLeaksRoundAfterRound(t *testing.T) {
 	searchPprof := freeAddr(t)
 	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}, allianceOpts{pprof: true}, nil,
