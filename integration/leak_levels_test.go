@@ -1,9 +1,11 @@
 package integration
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -187,16 +189,26 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 // readStacks reads p's goroutine profile from its --pprof address.
 func readStacks(t testing.TB, p watchedProcess) goroutineStacks {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	return parseStacks(bytes.NewReader(p.profile(t, "goroutine?debug=1")))
+}
+
+// profile fetches one of p's runtime profiles (/debug/pprof/<query>) from its --pprof address.
+func (p watchedProcess) profile(t testing.TB, query string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.pprof+"/debug/pprof/goroutine?debug=1", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.pprof+"/debug/pprof/"+query, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		t.Fatalf("%s's goroutines: %v", p.name, err)
+		t.Fatalf("%s's %s: %v", p.name, query, err)
 	}
 	defer resp.Body.Close()
-	return parseStacks(resp.Body)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s's %s: %s %v", p.name, query, resp.Status, err)
+	}
+	return body
 }

@@ -1,8 +1,6 @@
 package integration
 
 import (
-	"bufio"
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -119,24 +117,12 @@ func liveHeaps(t testing.TB, procs []watchedProcess) map[string]uint64 {
 // profile's runtime.MemStats.
 func heapAlloc(t testing.TB, p watchedProcess) uint64 {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.pprof+"/debug/pprof/heap?gc=1&debug=1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s's heap: %v", p.name, err)
-	}
-	defer resp.Body.Close()
-	lines := bufio.NewScanner(resp.Body)
-	lines.Buffer(nil, 1<<20)
-	for lines.Scan() {
-		if v, ok := strings.CutPrefix(lines.Text(), "# HeapAlloc = "); ok {
+	profile := p.profile(t, "heap?gc=1&debug=1")
+	for line := range strings.Lines(string(profile)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "# HeapAlloc = "); ok {
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
-				t.Fatalf("%s's heap: %q", p.name, lines.Text())
+				t.Fatalf("%s's heap: %q", p.name, line)
 			}
 			return n
 		}
