@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,65 +33,16 @@ func TestBookingsLinearizable(t *testing.T) {
 
 	var flights []flight.Flight
 	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}, allianceOpts{net: true},
-		func(data map[string][]flight.Flight) map[flight.Key]int {
-			flights = append(directFlights(data, "LY", 2), directFlights(data, "UA", 1)...)
-			seats := map[flight.Key]int{}
-			for i, f := range flights {
-				seats[f.Key()] = 3 + i
-			}
-			return seats
-		}, "--registration-ttl", "10s")
+		fewSeats(&flights), "--registration-ttl", "10s")
 	for i := range flights {
 		flights[i] = w.flight(flights[i])
 	}
 	w.waitBookable(flights[0], 90*time.Second)
 
-	h := newBookingHistory()
-	var ids atomic.Int64
-	var mu sync.Mutex
-	var pending []pendingOp
-	var problems []string
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	var clients sync.WaitGroup
-	var bookers []*chaosBooker
-	for i := range 4 {
-		c := &chaosBooker{api: w.api, h: h, flights: flights, rng: rand.New(rand.NewPCG(seed, uint64(10+i))),
-			ids: &ids, client: int(ids.Add(1)), opTimeout: 4 * time.Second, mine: map[flight.Key][]string{},
-			mu: &mu, pending: &pending, problems: &problems}
-		bookers = append(bookers, c)
-		clients.Go(func() { c.run(ctx) })
-	}
-
-	notes := injectBookingFaults(t, w.a, rng, duration, h)
-	stop()
-	clients.Wait()
-
-	// Heal (the fault loop undid its last fault), settle, resolve what stayed unknown, read again.
-	w.a.waitSettled(90 * time.Second)
-	w.waitBookable(flights[0], 60*time.Second)
-	for _, op := range pending {
-		bookers[0].resolve(op, 30*time.Second)
-	}
-	final := int(ids.Add(1))
-	for _, f := range flights {
-		call := h.now()
-		s := w.api.mustSeats(t, "star", refOf(f))
-		h.add(final, seatInput{kind: opRead, flight: flightName(f), capacity: f.Seats}, call,
-			seatOutput{outcome: outOK, booked: s.Booked}, h.now())
-	}
-
-	ops := h.operations()
-	t.Logf("%d operations (%d set aside as unknown and retried at the end): %s", len(ops), len(pending), historyCounts(ops))
-	for _, p := range problems {
-		t.Errorf("an answer the contract does not allow: %s", p)
-	}
-	checkLedger(t, w, flights)
-	start := time.Now()
-	// Checking takes about a tenth of the run (a 3-minute run: 100k operations, 20s).
-	if res := checkBookingHistory(t, ops, max(time.Minute, duration), notes...); res == porcupine.Ok {
-		t.Logf("the history is linearizable per flight (checked in %v)", time.Since(start).Round(time.Millisecond))
-	}
+	load := startBookingLoad(w, flights, seed, 4)
+	notes := injectBookingFaults(t, w.a, rng, duration, load.h)
+	// The fault loop undid its last fault; finish heals, settles and checks.
+	load.finish(t, duration, notes...)
 }
 
 // injectBookingFaults hits one machine at a time, half the time the acting delegate: SIGKILL

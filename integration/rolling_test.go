@@ -1,0 +1,87 @@
+package integration
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"flightalliance/alliance/flight"
+)
+
+// TestRollingRestart upgrades an alliance as README says to: one machine at a time, SIGTERM (it
+// hands its copies over, leaves etcd and exits 0), the same command line again (it joins back
+// and is given copies), and the next machine only once the alliance has settled. Every machine
+// goes through it FA_ROLLS times (default 1), the delegate and the etcd leader among them, while
+// searches go through the search server every 50 ms and 4 clients book, cancel and read seats.
+// Nobody may see it: every search answer is complete and equal to the reference; every booking
+// answer is one the contract allows, the history is linearizable per flight, and etcd's counters
+// equal the live bookings; and the membership watch holds all along (no machine but the one
+// restarting is ever removed, and every machine names the same delegate).
+func TestRollingRestart(t *testing.T) {
+	rolls := 1
+	if v := os.Getenv("FA_ROLLS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("FA_ROLLS=%q: want a count of rolls, 1 or more", v)
+		}
+		rolls = n
+	}
+	var flights []flight.Flight
+	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}, allianceOpts{},
+		fewSeats(&flights), "--registration-ttl", "10s")
+	for i := range flights {
+		flights[i] = w.flight(flights[i])
+	}
+	w.waitBookable(flights[0], 90*time.Second)
+	queries, want := w.a.readyQueries(w.base, 6)
+
+	searches := startSteadyLoad(w.base, queries, want, 50*time.Millisecond)
+	bookings := startBookingLoad(w, flights, 1, 4)
+	for roll := range rolls {
+		for _, n := range w.a.order {
+			w.restartGracefully(t, n, roll)
+		}
+	}
+	answers := searches.finish()
+	bookings.finish(t, time.Minute)
+
+	counts, p50, p99, bad := summarize(answers)
+	t.Logf("%d searches during the rolls: %d complete and correct, %d incomplete, %d wrong, %d errors; p50 %v, p99 %v",
+		len(answers), counts[answerComplete], counts[answerIncomplete], counts[answerWrong], counts[answerError],
+		p50.Round(time.Millisecond), p99.Round(time.Millisecond))
+	if counts[answerComplete] != len(answers) {
+		t.Errorf("a rolling restart showed in searches; the first: %v", bad)
+	}
+	if len(answers) < 20*rolls*len(w.a.order) {
+		t.Errorf("only %d searches were answered during %d restarts", len(answers), rolls*len(w.a.order))
+	}
+}
+
+// restartGracefully is one step of a rolling restart: SIGTERM to machine n, its exit (0), the same
+// command line again, and the alliance settled with n back in it.
+func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
+	t.Helper()
+	leader, _ := w.a.leaderAndSessions(10 * time.Second)
+	role := ""
+	if n == w.a.delegate() {
+		role += " (the delegate)"
+	}
+	if n == leader {
+		role += " (the etcd leader)"
+	}
+	m := w.a.machines[n]
+	start := time.Now()
+	w.a.leave(n)
+	if code := m.proc.wait(45 * time.Second); code != 0 {
+		t.Fatalf("roll %d: %s exited with %d after SIGTERM, want 0", roll+1, n, code)
+	}
+	left := time.Since(start)
+	w.a.restart(n)
+	if err := waitBack(w.a, n, 60*time.Second); err != nil {
+		t.Fatalf("roll %d: %s after its restart: %v", roll+1, n, err)
+	}
+	w.a.waitSettled(90 * time.Second)
+	t.Logf("roll %d: %s%s left in %v, was back and settled %v later", roll+1, n, role,
+		left.Round(time.Millisecond), (time.Since(start) - left).Round(time.Millisecond))
+}
