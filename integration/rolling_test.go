@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"crypto/tls"
+	"net"
 	"os"
 	"strconv"
 	"testing"
@@ -11,7 +13,8 @@ import (
 
 // TestRollingRestart upgrades an alliance as README says to: one machine at a time, SIGTERM (it
 // hands its copies over, leaves etcd and exits 0), the same command line again (it joins back
-// and is given copies), and the next machine only once the alliance has settled. Every machine
+// and is given copies) with its certificate renewed (a new key from the same CA, in the same
+// files: it must serve the new one), and the next machine only once the alliance has settled. Every machine
 // goes through it FA_ROLLS times (default 1), the delegate and the etcd leader among them, while
 // searches go through the search server every 50 ms and 4 clients book, cancel and read seats.
 // Nobody may see it: every search answer is complete and equal to the reference; every booking
@@ -58,8 +61,20 @@ func TestRollingRestart(t *testing.T) {
 	}
 }
 
-// restartGracefully is one step of a rolling restart: SIGTERM to machine n, its exit (0), the same
-// command line again, and the alliance settled with n back in it.
+// servedSerial is the serial number of the certificate a TLS server at addr presents ("" when it
+// cannot be reached: a stopped machine).
+func servedSerial(t *testing.T, addr string) string {
+	t.Helper()
+	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, testerTLS)
+	if err != nil {
+		return ""
+	}
+	defer conn.Close()
+	return conn.ConnectionState().PeerCertificates[0].SerialNumber.String()
+}
+
+// restartGracefully is one step of a rolling restart: SIGTERM to machine n, its exit (0), a new
+// certificate, the same command line again, and the alliance settled with n back in it.
 func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
 	t.Helper()
 	leader, _ := w.a.leaderAndSessions(10 * time.Second)
@@ -71,15 +86,23 @@ func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
 		role += " (the etcd leader)"
 	}
 	m := w.a.machines[n]
+	old := servedSerial(t, m.listen)
+	if old == "" {
+		t.Fatalf("roll %d: %s serves no certificate before its restart", roll+1, n)
+	}
 	start := time.Now()
 	w.a.leave(n)
 	if code := m.proc.wait(45 * time.Second); code != 0 {
 		t.Fatalf("roll %d: %s exited with %d after SIGTERM, want 0", roll+1, n, code)
 	}
 	left := time.Since(start)
+	issueFiles(t, w.a.dir, n) // the restart renews its certificate
 	w.a.restart(n)
 	if err := waitBack(w.a, n, 60*time.Second); err != nil {
 		t.Fatalf("roll %d: %s after its restart: %v", roll+1, n, err)
+	}
+	if renewed := servedSerial(t, m.listen); renewed == "" || renewed == old {
+		t.Errorf("roll %d: %s serves certificate %q after a restart with a new one (the old one's serial: %s)", roll+1, n, renewed, old)
 	}
 	w.a.waitSettled(90 * time.Second)
 	t.Logf("roll %d: %s%s left in %v, was back and settled %v later", roll+1, n, role,
