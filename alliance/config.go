@@ -35,6 +35,11 @@ type Config struct {
 	// must carry it (and this machine sends it), and so does registration with search servers.
 	// Empty runs the alliance open.
 	Token string
+	// AlsoAccepted are further tokens an IntraClusterService call may carry instead of Token:
+	// while the alliance changes its token, every machine accepts the old one and the new one
+	// (the token file's further lines), so that machines already sending the new one and
+	// machines still sending the old one answer each other.
+	AlsoAccepted []string
 	// TLS, when its certificate is set, serves HTTPS and secures the etcd member's traffic with
 	// the same files; with its CA, callers (machines, search servers) must present certificates
 	// it signed, and this machine verifies the servers it calls with it.

@@ -10,18 +10,21 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Trust is what a search server's trust file says: which alliances may register, each with its
 // token. Only the SHA-256 of each token is kept. A nil *Trust is an open server: anyone may
-// register and unregister.
+// register and unregister. Replace puts a file read again in force (SIGHUP).
 //
-// The file has one alliance a line, "<alliance> <token>", separated by white space; blank lines
+// The file has one token a line, "<alliance> <token>", separated by white space; blank lines
 // and lines whose first non-blank character is '#' are ignored, and so is a trailing "# ..."
-// after the token. An alliance is named as it registers (1 to 64 letters, digits, '_' or '-'),
-// at most once.
+// after the token. An alliance is named as it registers (1 to 64 letters, digits, '_' or '-').
+// An alliance on two lines may use either token: that is how its token is changed without
+// refusing its delegate meanwhile (the new one added, the machines moved to it, the old one
+// removed). The same token twice for one alliance is refused, as a mistake.
 type Trust struct {
-	sums map[string][sha256.Size]byte // alliance → sha256(token)
+	sums atomic.Pointer[map[string][][sha256.Size]byte] // alliance → sha256 of each of its tokens
 }
 
 // noSum stands in for the token of an alliance not in the file, so that checking an unknown
@@ -55,8 +58,8 @@ const maxTrustLine = 4096
 
 // ParseTrust parses a trust file's content; name is the file's name in errors ("file:line: ...").
 func ParseTrust(r io.Reader, name string) (*Trust, error) {
-	t := &Trust{sums: map[string][sha256.Size]byte{}}
-	firstLine := map[string]int{}
+	sums := map[string][][sha256.Size]byte{}
+	lineOf := map[[sha256.Size]byte]int{} // where each alliance's token was first given (per alliance, below)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 256), maxTrustLine)
 	line := 0
@@ -76,11 +79,14 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 			return nil, fmt.Errorf("%s:%d: want \"<alliance> <token>\", found %d fields", name, line, len(fields))
 		case !clusterRe.MatchString(fields[0]):
 			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, clip(fields[0]))
-		case firstLine[fields[0]] != 0:
-			return nil, fmt.Errorf("%s:%d: alliance %s is given again (first on line %d)", name, line, fields[0], firstLine[fields[0]])
 		}
-		firstLine[fields[0]] = line
-		t.sums[fields[0]] = sha256.Sum256([]byte(fields[1]))
+		sum := sha256.Sum256([]byte(fields[1]))
+		key := sha256.Sum256([]byte(fields[0] + " " + fields[1]))
+		if first := lineOf[key]; first != 0 {
+			return nil, fmt.Errorf("%s:%d: alliance %s is given the same token again (first on line %d)", name, line, fields[0], first)
+		}
+		lineOf[key] = line
+		sums[fields[0]] = append(sums[fields[0]], sum)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -88,42 +94,67 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(t.sums) == 0 {
+	if len(sums) == 0 {
 		return nil, fmt.Errorf("%s names no alliance (lines \"<alliance> <token>\"): no one could register", name)
 	}
+	t := &Trust{}
+	t.sums.Store(&sums)
 	return t, nil
 }
 
+// Replace puts what other says in force in t, at once for every check that starts after.
+func (t *Trust) Replace(other *Trust) { t.sums.Store(other.sums.Load()) }
+
 // Alliances returns the alliances of the file, sorted.
 func (t *Trust) Alliances() []string {
-	names := make([]string, 0, len(t.sums))
-	for n := range t.sums {
+	sums := *t.sums.Load()
+	names := make([]string, 0, len(sums))
+	for n := range sums {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names
 }
 
-// Allows reports whether token is alliance's token. Tokens are compared by their SHA-256 in
-// constant time, so the time a check takes tells nothing of the token.
-func (t *Trust) Allows(alliance, token string) bool {
-	want, ok := t.sums[alliance]
-	if !ok {
-		want = noSum
+// Tokens is how many tokens each alliance of the file may use (2 while its token is changed).
+func (t *Trust) Tokens() map[string]int {
+	out := map[string]int{}
+	for n, s := range *t.sums.Load() {
+		out[n] = len(s)
 	}
-	got := sha256.Sum256([]byte(token))
-	return subtle.ConstantTimeCompare(got[:], want[:]) == 1 && ok
+	return out
 }
 
-// AlliancesOf returns the set of alliances whose token is token (every entry is compared, in
-// constant time); empty when the token is no alliance's.
+// Allows reports whether token is one of alliance's tokens. Tokens are compared by their
+// SHA-256 in constant time, each of the alliance's, so the time a check takes tells nothing of
+// the token.
+func (t *Trust) Allows(alliance, token string) bool {
+	wants, ok := (*t.sums.Load())[alliance]
+	if !ok {
+		wants = [][sha256.Size]byte{noSum}
+	}
+	got := sha256.Sum256([]byte(token))
+	return matchesAny(got, wants) && ok
+}
+
+// AlliancesOf returns the set of alliances one of whose tokens is token (every entry is
+// compared, in constant time); empty when the token is no alliance's.
 func (t *Trust) AlliancesOf(token string) map[string]bool {
 	got := sha256.Sum256([]byte(token))
 	out := map[string]bool{}
-	for name, want := range t.sums {
-		if subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
+	for name, wants := range *t.sums.Load() {
+		if matchesAny(got, wants) {
 			out[name] = true
 		}
 	}
 	return out
+}
+
+// matchesAny compares got with every sum of wants in constant time, without stopping at a match.
+func matchesAny(got [sha256.Size]byte, wants [][sha256.Size]byte) bool {
+	match := 0
+	for _, want := range wants {
+		match |= subtle.ConstantTimeCompare(got[:], want[:])
+	}
+	return match == 1
 }

@@ -56,6 +56,55 @@ func TestLoadTrust(t *testing.T) {
 	}
 }
 
+// TestTrustDuringARotation: an alliance on two lines may use either token, and no other; Replace
+// puts a file read again in force for the checks that follow (the old token refused once its
+// line is gone), and what it replaced is untouched.
+func TestTrustDuringARotation(t *testing.T) {
+	old, renewed, sky := pki.Token(), pki.Token(), pki.Token()
+	before, err := ParseTrust(strings.NewReader("star "+old+"\nsky "+sky+"\n"), "before")
+	if err != nil {
+		t.Fatal(err)
+	}
+	during, err := ParseTrust(strings.NewReader("star "+old+"\nsky "+sky+"\nstar "+renewed+" # the new one\n"), "during")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := ParseTrust(strings.NewReader("sky "+sky+"\nstar "+renewed+"\n"), "after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inForce := &Trust{}
+	inForce.Replace(before)
+	check := func(when string, want map[string]bool) {
+		t.Helper()
+		for token, allowed := range want {
+			if got := inForce.Allows("star", token); got != allowed {
+				t.Errorf("%s: star with %s: allowed %v, want %v", when, map[string]string{old: "the old token", renewed: "the new token", sky: "sky's token"}[token], got, allowed)
+			}
+		}
+		if !inForce.Allows("sky", sky) || inForce.Allows("sky", old) || inForce.Allows("sky", renewed) {
+			t.Errorf("%s: sky's tokens changed", when)
+		}
+	}
+	check("before", map[string]bool{old: true, renewed: false, sky: false})
+	inForce.Replace(during)
+	check("during", map[string]bool{old: true, renewed: true, sky: false})
+	if got := inForce.Tokens(); got["star"] != 2 || got["sky"] != 1 {
+		t.Errorf("during: tokens per alliance %v, want star 2 and sky 1", got)
+	}
+	if got := inForce.AlliancesOf(renewed); len(got) != 1 || !got["star"] {
+		t.Errorf("during: AlliancesOf(the new token) = %v", got)
+	}
+	inForce.Replace(after)
+	check("after", map[string]bool{old: false, renewed: true, sky: false})
+	if len(inForce.AlliancesOf(old)) != 0 {
+		t.Error("after: the old token still names an alliance")
+	}
+	if !before.Allows("star", old) || before.Allows("star", renewed) {
+		t.Error("Replace changed the trust it was given")
+	}
+}
+
 // TestTrustFileErrors: a file others may read, a malformed line (named file:line, the token
 // never echoed), an empty file, a directory and a missing file are refused.
 func TestTrustFileErrors(t *testing.T) {
@@ -70,7 +119,7 @@ func TestTrustFileErrors(t *testing.T) {
 		{"one field", "# c\nstar " + secret + "\nsky\n", 0o600, "trust:3: want \"<alliance> <token>\", found 1 fields"},
 		{"three fields", "star " + secret + " extra\n", 0o600, "trust:1: want"},
 		{"bad name", "\nst.ar " + secret + "\n", 0o600, `trust:2: "st.ar" is not an alliance name`},
-		{"twice", "star a\nsky b\nstar " + secret + "\n", 0o600, "trust:3: alliance star is given again (first on line 1)"},
+		{"the same token twice", "star " + secret + "\nsky b\nstar " + secret + " # again\n", 0o600, "trust:3: alliance star is given the same token again (first on line 1)"},
 		{"empty", "# nobody yet\n\n", 0o600, "names no alliance"},
 		{"too long", "star " + strings.Repeat("x", 5000) + "\n", 0o600, "trust:1: line longer than"},
 	} {

@@ -6,14 +6,21 @@ import (
 	"strings"
 )
 
-// bearer checks an Authorization header against a token in constant time: both are hashed
-// first, so neither the token's content nor its length shows in the time a check takes.
-type bearer struct{ sum [32]byte }
+// bearer checks an Authorization header against the tokens accepted in constant time: all are
+// hashed first, and each is compared, so neither a token's content nor its length shows in the
+// time a check takes. More than one token is accepted while an alliance changes its token.
+type bearer struct{ sums [][32]byte }
 
-func newBearer(token string) *bearer { return &bearer{sum: sha256.Sum256([]byte(token))} }
+func newBearer(tokens ...string) *bearer {
+	b := &bearer{}
+	for _, t := range tokens {
+		b.sums = append(b.sums, sha256.Sum256([]byte(t)))
+	}
+	return b
+}
 
-// check returns nil for "Bearer <the token>", and a fault that reveals nothing of the token
-// otherwise.
+// check returns nil for "Bearer <a token accepted>", and a fault that reveals nothing of the
+// tokens otherwise.
 func (b *bearer) check(header string) *Fault {
 	scheme, token, ok := strings.Cut(header, " ")
 	if header == "" {
@@ -23,7 +30,11 @@ func (b *bearer) check(header string) *Fault {
 		return ClientFault("Authorization: want Bearer <token>")
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	if subtle.ConstantTimeCompare(sum[:], b.sum[:]) != 1 {
+	match := 0
+	for _, want := range b.sums {
+		match |= subtle.ConstantTimeCompare(sum[:], want[:])
+	}
+	if match != 1 {
 		return ClientFault("Authorization: wrong token for this alliance")
 	}
 	return nil

@@ -50,3 +50,28 @@ func TestTokenRequired(t *testing.T) {
 		t.Errorf("SellerService without a token: %v", err)
 	}
 }
+
+// TestEveryAcceptedTokenIsRequiredOfNoneElse: while an alliance changes its token, a service that
+// accepts its new and old tokens answers calls carrying either, and refuses every other token as
+// it refused them before.
+func TestEveryAcceptedTokenIsRequiredOfNoneElse(t *testing.T) {
+	s := startServer(t, serverOps{token: "new-token", accepted: []string{"old-token"}})
+	req := RelevantBySrcRequest{Src: "TLV", Date: "2026-12-01"}
+	for token, want := range map[string]string{
+		"new-token": "", "old-token": "",
+		"": "missing Authorization", "new-tokenold-token": "wrong token", "old-tokem": "wrong token", "new": "wrong token",
+	} {
+		c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{Timeout: 5 * time.Second, Token: token})
+		_, err := c.RelevantBySrc(context.Background(), req)
+		var f *Fault
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("token %q: %v, want an answer", token, err)
+		case want != "" && (!errors.As(err, &f) || f.Code != CodeClient || !strings.Contains(f.String, want)):
+			t.Errorf("token %q: %v, want a Client fault containing %q", token, err, want)
+		}
+	}
+	if n := s.count(OpRelevantBySrc); n != 2 {
+		t.Errorf("the operation ran %d times, want 2 (the two accepted tokens)", n)
+	}
+}

@@ -32,6 +32,9 @@ type HandlerOptions struct {
 	// Token, when set, is required of every request as "Authorization: Bearer <Token>": a
 	// request without it, or with another token, gets a Client fault (HTTP 401) and nothing else.
 	Token string
+	// AlsoAccepted are further tokens a request may carry instead of Token (while an alliance
+	// changes its token); ignored without Token.
+	AlsoAccepted []string
 	// Logger receives one record per fault (Info for the caller's mistakes, Error for ours) and
 	// one Debug record per call; nil discards.
 	Logger *slog.Logger
@@ -66,7 +69,7 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 		log:     opts.Logger,
 	}
 	if opts.Token != "" {
-		h.token = newBearer(opts.Token)
+		h.token = newBearer(append([]string{opts.Token}, opts.AlsoAccepted...)...)
 	}
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxRequestBody

@@ -32,7 +32,8 @@ type serverOps struct {
 	byDst    func(ctx context.Context, req *RelevantByDstRequest) (*RelevantFlightsResponse, error)
 	send     func(ctx context.Context, req *SendSellerRequest) (*SellerPage, error)
 	reserve  func(ctx context.Context, req *ReserveRequest) (*ReserveResponse, error)
-	token    string // required by the IntraClusterService when set
+	token    string   // required by the IntraClusterService when set
+	accepted []string // further tokens it accepts (HandlerOptions.AlsoAccepted)
 	maxBody  int64
 	wrap     func(http.Handler) http.Handler
 }
@@ -85,7 +86,7 @@ func startServer(t testing.TB, o serverOps) *server {
 		Op(OpGetSeats, record(s, OpGetSeats, seats)),
 	), opts))
 	intraOpts := opts
-	intraOpts.Token = o.token
+	intraOpts.Token, intraOpts.AlsoAccepted = o.token, o.accepted
 	mux.Handle(IntraClusterServicePath, NewHandler(IntraClusterService(
 		Op(OpSendPrimarySeller, record(s, OpSendPrimarySeller, o.send)),
 		Op(OpSendBackupSeller, record(s, OpSendBackupSeller, o.send)),

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -133,8 +134,19 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("etcd URLs: %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL)
 	case cfg.CacheSize >= 0 || cfg.CacheBytes >= 0:
 		t.Errorf("--cache-size 0 --cache-mib 0: alliance cache size %d, bytes %d, want both negative (disabled)", cfg.CacheSize, cfg.CacheBytes)
-	case cfg.Token != "secret" || m.StartTimeout != time.Minute:
-		t.Errorf("token %q, start timeout %s", cfg.Token, m.StartTimeout)
+	case cfg.Token != "secret" || len(cfg.AlsoAccepted) != 0 || m.StartTimeout != time.Minute:
+		t.Errorf("token %q (also accepted: %d), start timeout %s", cfg.Token, len(cfg.AlsoAccepted), m.StartTimeout)
+	}
+
+	// While the alliance changes its token: the first line is sent, the others accepted too.
+	if err := os.WriteFile(token, []byte("next\n secret \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = parseConfig([]string{"--name", "m2", "--token-file", token}, new(bytes.Buffer)); err != nil {
+		t.Fatal(err)
+	}
+	if cfg = allianceConfig(c, nil); cfg.Token != "next" || !slices.Equal(cfg.AlsoAccepted, []string{"secret"}) {
+		t.Errorf("a token file of two lines: token %q, also accepted %q; want next, then secret", cfg.Token, cfg.AlsoAccepted)
 	}
 }
 

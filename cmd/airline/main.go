@@ -107,6 +107,7 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 		MinConnection:   c.minConnection,
 		ForceNewCluster: c.forceNewCluster,
 		Token:           c.token,
+		AlsoAccepted:    c.alsoAccepted,
 		TLS:             c.tls,
 		Logger:          logger,
 		Member: coord.Config{

@@ -19,11 +19,12 @@ import (
 // config is what the command line asks for: the server's Config (without its logger), where to
 // listen and to serve profiles, and the log level.
 type config struct {
-	server search.Config
-	listen string
-	pprof  string // "": no profiles served
-	level  slog.Level
-	gc     gcpercent.Choice
+	server    search.Config
+	trustFile string // read again on SIGHUP (reload.go); "": an open server
+	listen    string
+	pprof     string // "": no profiles served
+	level     slog.Level
+	gc        gcpercent.Choice
 }
 
 // usage is a command line refused: the flag (or "") and why.
@@ -144,9 +145,10 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			TLS:             serverTLS,
 			DelegateTLS:     delegateTLS,
 		},
-		listen: *listen,
-		pprof:  *pprofAddr,
-		level:  lvl,
-		gc:     gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
+		trustFile: *trustFile,
+		listen:    *listen,
+		pprof:     *pprofAddr,
+		level:     lvl,
+		gc:        gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
 	}, nil
 }

@@ -57,6 +57,7 @@ func serve(ctx context.Context, c config, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "", err)
 	}
+	reloadTrustOnHangup(ctx, c.trustFile, c.server.Trust, log)
 	l, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		log.Error("cannot listen", "flag", "--listen", "addr", c.listen, "err", err)

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,28 +94,37 @@ func TestMutualTLS(t *testing.T) {
 	}
 }
 
-func TestReadToken(t *testing.T) {
+func TestReadTokens(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "token")
-	if err := WriteSecret(good, []byte("  abc123\n")); err != nil {
-		t.Fatal(err)
-	}
-	if tok, err := ReadToken(good); err != nil || tok != "abc123" {
-		t.Errorf("ReadToken = %q, %v", tok, err)
+	for _, c := range []struct {
+		name, content string
+		want          []string
+	}{
+		{"one", "  abc123\n", []string{"abc123"}},
+		{"no newline", "abc123", []string{"abc123"}},
+		{"a rotation", "new-one\r\n\n  old-one \n", []string{"new-one", "old-one"}},
+	} {
+		file := filepath.Join(dir, c.name)
+		if err := WriteSecret(file, []byte(c.content)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ReadTokens(file); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: ReadTokens = %q, %v; want %q", c.name, got, err, c.want)
+		}
 	}
 	open := filepath.Join(dir, "open")
 	if err := os.WriteFile(open, []byte("abc"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadToken(open); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := ReadTokens(open); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("a world-readable token file: %v", err)
 	}
 	empty := filepath.Join(dir, "empty")
-	_ = WriteSecret(empty, []byte("\n"))
-	if _, err := ReadToken(empty); err == nil {
-		t.Error("an empty token file was accepted")
+	_ = WriteSecret(empty, []byte("\n  \n"))
+	if _, err := ReadTokens(empty); err == nil || !strings.Contains(err.Error(), "is empty") {
+		t.Errorf("an empty token file: %v", err)
 	}
-	if _, err := ReadToken(filepath.Join(dir, "missing")); err == nil {
+	if _, err := ReadTokens(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing token file was accepted")
 	}
 }

@@ -82,23 +82,30 @@ func (f Files) pool() (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// ReadToken reads a token file: its content without surrounding white space. An empty file or
-// one that is readable by others than its owner is refused (tokens are secrets).
-func ReadToken(file string) (string, error) {
+// ReadTokens reads a token file: one token a line, without surrounding white space (blank lines
+// are skipped). The first is the token a machine sends; every one is accepted — a second line is
+// how an alliance's token is changed without its machines refusing each other meanwhile. An
+// empty file, or one that is readable by others than its owner, is refused (tokens are secrets).
+func ReadTokens(file string) ([]string, error) {
 	st, err := os.Stat(file)
 	if err != nil {
-		return "", fmt.Errorf("token-file: %w", err)
+		return nil, fmt.Errorf("token-file: %w", err)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("token-file: %s is readable by others (mode %#o): chmod 600 it", file, st.Mode().Perm())
+		return nil, fmt.Errorf("token-file: %s is readable by others (mode %#o): chmod 600 it", file, st.Mode().Perm())
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("token-file: %w", err)
+		return nil, fmt.Errorf("token-file: %w", err)
 	}
-	tok := strings.TrimSpace(string(data))
-	if tok == "" {
-		return "", fmt.Errorf("token-file: %s is empty", file)
+	var tokens []string
+	for line := range strings.Lines(string(data)) {
+		if tok := strings.TrimSpace(line); tok != "" {
+			tokens = append(tokens, tok)
+		}
 	}
-	return tok, nil
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("token-file: %s is empty", file)
+	}
+	return tokens, nil
 }

@@ -95,13 +95,13 @@ func ensureKeys(spec keySpec) ([]keyFile, error) {
 		}
 		files = append(files, f...)
 	}
-	tokens := map[string]string{}
+	tokens := map[string][]string{}
 	for _, a := range spec.Alliances {
-		f, tok, err := ensureToken(k, a)
+		f, toks, err := ensureToken(k, a)
 		if err != nil {
 			return nil, err
 		}
-		tokens[a] = tok
+		tokens[a] = toks
 		files = append(files, f)
 	}
 	f, err := ensureTrust(k, spec.Alliances, tokens)

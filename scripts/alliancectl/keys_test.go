@@ -293,9 +293,15 @@ func TestKeysUsage(t *testing.T) {
 
 func TestTrustFileKeepsOtherLines(t *testing.T) {
 	old := "# mine\nskyteam abc\nstar old\n"
-	got := string(trustFile([]byte(old), []string{"star", "oneworld"}, map[string]string{"star": "new", "oneworld": "ow"}))
+	got := string(trustFile([]byte(old), []string{"star", "oneworld"}, map[string][]string{"star": {"new"}, "oneworld": {"ow"}}))
 	if want := "# mine\nskyteam abc\nstar new\noneworld ow\n"; got != want {
 		t.Errorf("trust file:\n%s\nwant:\n%s", got, want)
+	}
+	// While star changes its token (two lines in its token file), both are trusted, where its
+	// line was; a second old line of star's goes.
+	got = string(trustFile([]byte(old+"star older\n"), []string{"star"}, map[string][]string{"star": {"next", "new"}}))
+	if want := "# mine\nskyteam abc\nstar next\nstar new\n"; got != want {
+		t.Errorf("trust file during a change of token:\n%s\nwant:\n%s", got, want)
 	}
 }
 
