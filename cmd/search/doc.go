@@ -1,8 +1,9 @@
 // Command search runs the search server (package search) on --listen until SIGTERM or SIGINT,
 // then shuts down gracefully and exits 0.
 //
-// --trust FILE makes registrations need each alliance's token (see search.LoadTrust); without it
-// the server is open and its log says so at start. --tls-cert and --tls-key serve HTTPS (REST
+// --trust FILE makes registrations need each alliance's token (see search.LoadTrust); SIGHUP
+// reads the file again and puts it in force (reload.go: how a token is changed while the server
+// runs). Without it the server is open and its log says so at start. --tls-cert and --tls-key serve HTTPS (REST
 // clients need no certificate); --tls-ca verifies the https delegates it calls, to which it
 // presents its certificate.
 //
