@@ -84,7 +84,7 @@ func New(cfg Config) (*Machine, error) {
 		}
 		brought[code] = sel
 	}
-	sec, err := newSecurity(cfg.Token, cfg.TLS)
+	sec, err := newSecurity(cfg.Token, cfg.AlsoAccepted, cfg.TLS)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func New(cfg Config) (*Machine, error) {
 		seats:   ledger.NewSeats(cfg.Alliance),
 		holds:   ledger.NewHolds(cfg.Alliance, time.Now),
 		clients: newPeerClients(soap.ClientOptions{Timeout: cfg.CallTimeout, MaxBody: cfg.MaxBody,
-			HTTPClient: sec.client(cfg.CallTimeout), Token: cfg.Token}),
+			HTTPClient: sec.client(cfg.CallTimeout), Tokens: sec.tokens}),
 	}
 	cacheSize := cfg.CacheSize
 	if cfg.CacheBytes < 0 {

@@ -62,7 +62,7 @@ func (m *Machine) routes() http.Handler {
 	opts := soap.HandlerOptions{Address: m.cfg.AdvertiseURL, Logger: m.log}
 	mux.Handle(sellerPath, soap.NewHandler(m.sellerService(), opts))
 	intraOpts := opts
-	intraOpts.Token, intraOpts.AlsoAccepted = m.cfg.Token, m.cfg.AlsoAccepted
+	intraOpts.Tokens = m.sec.tokens
 	mux.Handle(intraPath, soap.NewHandler(m.intraService(), intraOpts))
 	mux.HandleFunc("GET /status", m.serveStatus)
 	mux.HandleFunc("GET /healthz", m.serveHealth)

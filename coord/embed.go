@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/logutil"
@@ -122,10 +123,16 @@ const removalCheckEvery = 2 * time.Second
 // every removalCheckEvery whether the cluster has removed this member; a
 // yes stops the wait as if the server had stopped by itself.
 func startEtcdChecked(ctx context.Context, ecfg *embed.Config, removed func(*embed.Etcd) bool) (*embed.Etcd, startResult, error) {
-	e, err := embed.StartEtcd(ecfg)
+	// Every start gets a guard of its own around the requests of its server (stopguard.go); the
+	// caller's config may start several times and is not changed.
+	guard := &stopGuard{}
+	guarded := *ecfg
+	guarded.GRPCAdditionalServerOptions = append(slices.Clone(ecfg.GRPCAdditionalServerOptions), guard.options()...)
+	e, err := embed.StartEtcd(&guarded)
 	if err != nil {
 		return nil, failed, fmt.Errorf("coord: start etcd member %q: %w", ecfg.Name, err)
 	}
+	guard.watch(e.Server.StoppingNotify())
 	var check <-chan time.Time
 	if removed != nil {
 		t := time.NewTicker(removalCheckEvery)

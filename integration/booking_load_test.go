@@ -93,3 +93,16 @@ func (l *bookingLoad) finish(t *testing.T, checkFor time.Duration, notes ...porc
 	}
 	return ops
 }
+
+// startLoads starts, once the alliance books, a search every 50 ms through the search server (6
+// busy queries, each answer checked against the reference) and 4 booking clients on flights (as
+// fewSeats picked them: they are taken as the alliance has them).
+func (w *bookingWorld) startLoads(flights []flight.Flight) (*steadyLoad, *bookingLoad) {
+	w.t.Helper()
+	for i := range flights {
+		flights[i] = w.flight(flights[i])
+	}
+	w.waitBookable(flights[0], 90*time.Second)
+	queries, want := w.a.readyQueries(w.base, 6)
+	return startSteadyLoad(w.base, queries, want, 50*time.Millisecond), startBookingLoad(w, flights, 1, 4)
+}

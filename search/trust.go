@@ -59,7 +59,11 @@ const maxTrustLine = 4096
 // ParseTrust parses a trust file's content; name is the file's name in errors ("file:line: ...").
 func ParseTrust(r io.Reader, name string) (*Trust, error) {
 	sums := map[string][][sha256.Size]byte{}
-	lineOf := map[[sha256.Size]byte]int{} // where each alliance's token was first given (per alliance, below)
+	type given struct {
+		alliance string
+		sum      [sha256.Size]byte
+	}
+	lineOf := map[given]int{} // where each alliance's token was first given
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 256), maxTrustLine)
 	line := 0
@@ -81,7 +85,7 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, clip(fields[0]))
 		}
 		sum := sha256.Sum256([]byte(fields[1]))
-		key := sha256.Sum256([]byte(fields[0] + " " + fields[1]))
+		key := given{fields[0], sum}
 		if first := lineOf[key]; first != 0 {
 			return nil, fmt.Errorf("%s:%d: alliance %s is given the same token again (first on line %d)", name, line, fields[0], first)
 		}
@@ -102,7 +106,8 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 	return t, nil
 }
 
-// Replace puts what other says in force in t, at once for every check that starts after.
+// Replace puts what other says in force in t, at once for every check that starts after. (A
+// Trust comes from ParseTrust or LoadTrust; a zero Trust is only good to Replace.)
 func (t *Trust) Replace(other *Trust) { t.sums.Store(other.sums.Load()) }
 
 // Alliances returns the alliances of the file, sorted.

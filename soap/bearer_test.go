@@ -75,3 +75,38 @@ func TestEveryAcceptedTokenIsRequiredOfNoneElse(t *testing.T) {
 		t.Errorf("the operation ran %d times, want 2 (the two accepted tokens)", n)
 	}
 }
+
+// TestTokensChangeWhileServing: Tokens.Set changes at once what a running service accepts and
+// what a client (its connections kept) sends — the steps of an alliance changing its token.
+func TestTokensChangeWhileServing(t *testing.T) {
+	serverTokens, clientTokens := NewTokens("old"), NewTokens("old")
+	s := startServer(t, serverOps{tokens: serverTokens})
+	c := NewIntraClient(s.URL+IntraClusterServicePath, ClientOptions{Timeout: 5 * time.Second, Tokens: clientTokens})
+	req := RelevantBySrcRequest{Src: "TLV", Date: "2026-12-01"}
+	for _, step := range []struct {
+		what           string
+		server, client []string // Set's arguments; nil: unchanged
+		answered       bool
+	}{
+		{"both on the old token", nil, nil, true},
+		{"the service accepts the new one too", []string{"new", "old"}, nil, true},
+		{"the client sends the new one", nil, []string{"new", "old"}, true},
+		{"the service accepts the new one alone", []string{"new"}, nil, true},
+		{"a client still sending the old one", nil, []string{"old"}, false},
+	} {
+		if step.server != nil {
+			serverTokens.Set(step.server[0], step.server[1:]...)
+		}
+		if step.client != nil {
+			clientTokens.Set(step.client[0], step.client[1:]...)
+		}
+		_, err := c.RelevantBySrc(context.Background(), req)
+		var f *Fault
+		switch {
+		case step.answered && err != nil:
+			t.Errorf("%s: %v, want an answer", step.what, err)
+		case !step.answered && (!errors.As(err, &f) || !strings.Contains(f.String, "wrong token")):
+			t.Errorf("%s: %v, want a Client fault (wrong token)", step.what, err)
+		}
+	}
+}

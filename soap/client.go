@@ -45,6 +45,9 @@ type ClientOptions struct {
 	// Token, when set, is sent with every request as "Authorization: Bearer <Token>" (the
 	// alliance's token, which the IntraClusterService requires).
 	Token string
+	// Tokens, when set, are a machine's tokens, which may change while it runs: every request
+	// carries the one they send then (Tokens.Send), instead of Token.
+	Tokens *Tokens
 }
 
 // caller is the machinery SellerClient and IntraClient share: one remote service, its WSDL, and
@@ -63,17 +66,27 @@ type caller struct {
 	urlErr     error
 	timeout    time.Duration
 	maxBody    int64
-	auth       string // the Authorization header's value, or ""
+	token      string  // ClientOptions.Token
+	tokens     *Tokens // ClientOptions.Tokens; nil: token
 	transport  http.RoundTripper
 	wsdl       atomic.Pointer[remote] // the last good WSDL; nil until fetched, or after a transport error
 	conns      sync.Pool              // of *conn, idle
 }
 
-func newCaller(serviceURL string, opts ClientOptions) *caller {
-	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody}
-	if opts.Token != "" {
-		c.auth = "Bearer " + opts.Token
+// authorization is the Authorization header a request carries now ("": none).
+func (c *caller) authorization() string {
+	token := c.token
+	if c.tokens != nil {
+		token = c.tokens.Send()
 	}
+	if token == "" {
+		return ""
+	}
+	return "Bearer " + token
+}
+
+func newCaller(serviceURL string, opts ClientOptions) *caller {
+	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody, token: opts.Token, tokens: opts.Tokens}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxResponseBody
 	}
@@ -197,8 +210,8 @@ func (c *caller) definitions(ctx context.Context) (*remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL: %w", err)
 	}
-	if c.auth != "" {
-		req.Header.Set("Authorization", c.auth)
+	if auth := c.authorization(); auth != "" {
+		req.Header.Set("Authorization", auth)
 	}
 	resp, err := c.transport.RoundTrip(req)
 	if err != nil {

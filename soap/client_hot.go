@@ -97,8 +97,8 @@ func (c *caller) post(ctx context.Context, rm *remote, op string, params gosoap.
 		"Accept":       {"text/xml"},
 		"Soapaction":   {rm.wsdl.soapAction(op)},
 	}
-	if c.auth != "" {
-		req.Header.Set("Authorization", c.auth)
+	if auth := c.authorization(); auth != "" {
+		req.Header.Set("Authorization", auth)
 	}
 	return c.transport.RoundTrip(req)
 }

@@ -29,7 +29,7 @@ func (c *caller) conn(doc *remote) (*conn, error) {
 		}
 		// Parsed from an older WSDL: let it go.
 	}
-	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: doc.doc, maxBody: c.maxBody, auth: c.auth}
+	t := &callTransport{base: c.transport, wsdlURL: c.wsdlURL, wsdl: doc.doc, maxBody: c.maxBody, auth: c.authorization}
 	gc, err := gosoap.SoapClientWithConfig(c.wsdlURL, &http.Client{Transport: t}, &gosoap.Config{})
 	if err != nil {
 		return nil, fmt.Errorf("gosoap client: %w", err)

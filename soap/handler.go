@@ -29,12 +29,10 @@ type HandlerOptions struct {
 	Address string
 	// MaxBody caps the request body in bytes; 0 means DefaultMaxRequestBody.
 	MaxBody int64
-	// Token, when set, is required of every request as "Authorization: Bearer <Token>": a
-	// request without it, or with another token, gets a Client fault (HTTP 401) and nothing else.
-	Token string
-	// AlsoAccepted are further tokens a request may carry instead of Token (while an alliance
-	// changes its token); ignored without Token.
-	AlsoAccepted []string
+	// Tokens, when set, are required of every request as "Authorization: Bearer <a token it
+	// accepts>": a request without one, or with another token, gets a Client fault (HTTP 401)
+	// and nothing else. They may change while the handler serves (Tokens.Set).
+	Tokens *Tokens
 	// Logger receives one record per fault (Info for the caller's mistakes, Error for ours) and
 	// one Debug record per call; nil discards.
 	Logger *slog.Logger
@@ -49,7 +47,7 @@ type handler struct {
 	declared []string // operations the WSDL declares
 	address  string
 	maxBody  int64
-	token    *bearer
+	tokens   *Tokens // nil: no token required
 	log      *slog.Logger
 }
 
@@ -67,9 +65,7 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 		address: strings.TrimSuffix(opts.Address, "/"),
 		maxBody: opts.MaxBody,
 		log:     opts.Logger,
-	}
-	if opts.Token != "" {
-		h.token = newBearer(append([]string{opts.Token}, opts.AlsoAccepted...)...)
+		tokens:  opts.Tokens,
 	}
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxRequestBody
@@ -98,8 +94,8 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.token != nil {
-		if f := h.token.check(r.Header.Get("Authorization")); f != nil {
+	if h.tokens != nil {
+		if f := h.tokens.check(r.Header.Get("Authorization")); f != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="`+h.svc.Name+`"`)
 			h.fault(w, r, http.StatusUnauthorized, "", f)
 			return

@@ -33,7 +33,8 @@ type serverOps struct {
 	send     func(ctx context.Context, req *SendSellerRequest) (*SellerPage, error)
 	reserve  func(ctx context.Context, req *ReserveRequest) (*ReserveResponse, error)
 	token    string   // required by the IntraClusterService when set
-	accepted []string // further tokens it accepts (HandlerOptions.AlsoAccepted)
+	accepted []string // further tokens it accepts
+	tokens   *Tokens  // instead of token and accepted: tokens the test changes
 	maxBody  int64
 	wrap     func(http.Handler) http.Handler
 }
@@ -86,7 +87,12 @@ func startServer(t testing.TB, o serverOps) *server {
 		Op(OpGetSeats, record(s, OpGetSeats, seats)),
 	), opts))
 	intraOpts := opts
-	intraOpts.Token, intraOpts.AlsoAccepted = o.token, o.accepted
+	if o.token != "" {
+		intraOpts.Tokens = NewTokens(o.token, o.accepted...)
+	}
+	if o.tokens != nil {
+		intraOpts.Tokens = o.tokens
+	}
 	mux.Handle(IntraClusterServicePath, NewHandler(IntraClusterService(
 		Op(OpSendPrimarySeller, record(s, OpSendPrimarySeller, o.send)),
 		Op(OpSendBackupSeller, record(s, OpSendBackupSeller, o.send)),

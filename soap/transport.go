@@ -21,7 +21,7 @@ type callTransport struct {
 	wsdlURL string
 	wsdl    []byte
 	maxBody int64
-	auth    string // the Authorization header's value, or ""
+	auth    func() string // the Authorization header's value now, or ""
 
 	ctx  context.Context // of the current call
 	seen exchange        // by the current call
@@ -45,9 +45,9 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, errors.New("soap: transport used outside a call") // a bug in this package
 	}
 	req = req.WithContext(t.ctx)
-	if t.auth != "" {
+	if auth := t.auth(); auth != "" {
 		req.Header = req.Header.Clone()
-		req.Header.Set("Authorization", t.auth)
+		req.Header.Set("Authorization", auth)
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

@@ -45,6 +45,7 @@ type config struct {
 	logLevel                       slog.Level
 	token                          string   // "" without --token-file: the alliance runs open
 	alsoAccepted                   []string // the token file's further lines: a change of token
+	tokenFile                      string   // read again on SIGHUP (reload.go)
 	tls                            pki.Files
 	sellers                        map[string]string // code → CSV file
 }
@@ -109,7 +110,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.pprof, "pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/: CPU, heap, goroutines), apart from --listen; off by default — bind it to a loopback or management address")
 	fs.IntVar(&gcPercent, "gc-percent", gcpercent.Default, gcpercent.Flag)
-	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open. While the token changes, a second line: the first line is sent, either is accepted")
+	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open. While the token changes, a second line: the first line is sent, either is accepted. Read again on SIGHUP")
 	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
 	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")
 	fs.StringVar(&c.tls.CAFile, "tls-ca", "", "CA file: callers and etcd peers must present certificates it signed; the servers this machine calls are verified with it")
@@ -164,7 +165,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 		if err != nil {
 			return config{}, err // it names token-file
 		}
-		c.token, c.alsoAccepted = tokens[0], tokens[1:]
+		c.token, c.alsoAccepted, c.tokenFile = tokens[0], tokens[1:], tokenFile
 	}
 	if err := c.tls.Check(); err != nil {
 		return config{}, fmt.Errorf("--%w", err) // it names the flag without its dashes

@@ -1,8 +1,8 @@
 // Command airline is one airline server: a machine of an alliance. Start N of them with the same
 // --peers list and they form an alliance; see API.md ("Airline server command line").
 //
-// It is flag parsing (config.go) and wiring (this file) only: the machine itself is
-// alliance.Machine.
+// It is flag parsing (config.go) and wiring (this file; reload.go: the token file read again on
+// SIGHUP) only: the machine itself is alliance.Machine.
 package main
 
 import (
@@ -67,7 +67,7 @@ func run(args []string, stderr io.Writer) int {
 		}
 		defer stop()
 	}
-	return serve(m, logger)
+	return serve(m, c.tokenFile, logger)
 }
 
 // allianceConfig is the machine the command line describes: the etcd member's URLs take the
@@ -132,10 +132,12 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 	}
 }
 
-// serve runs the machine until SIGTERM or SIGINT and returns the exit code.
-func serve(m *alliance.Machine, logger *slog.Logger) int {
+// serve runs the machine until SIGTERM or SIGINT, reading its token file again on SIGHUP, and
+// returns the exit code.
+func serve(m *alliance.Machine, tokenFile string, logger *slog.Logger) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	readTokensOnHangup(ctx, tokenFile, m, logger)
 	if err := m.Run(ctx); err != nil {
 		logger.Error("airline server stopped", "err", err)
 		return 1

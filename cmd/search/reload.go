@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 
+	"flightalliance/internal/hangup"
 	"flightalliance/search"
 )
 
@@ -16,27 +14,17 @@ import (
 // that cannot be read or is malformed changes nothing: the trust in force stays, and the log says
 // why (naming file:line, never a token). A server without --trust has nothing to read again.
 func reloadTrustOnHangup(ctx context.Context, file string, trust *search.Trust, log *slog.Logger) {
-	hangups := make(chan os.Signal, 1)
-	signal.Notify(hangups, syscall.SIGHUP)
-	go func() {
-		defer signal.Stop(hangups)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hangups:
-			}
-			if trust == nil {
-				log.Warn("SIGHUP: this server has no --trust file to read again; registrations stay open")
-				continue
-			}
-			read, err := search.LoadTrust(file)
-			if err != nil {
-				log.Error("SIGHUP: the trust file was not read again; the one in force stays", "file", file, "err", err)
-				continue
-			}
-			trust.Replace(read)
-			log.Info("SIGHUP: trust file read again and in force", "file", file, "tokens", read.Tokens())
+	hangup.Do(ctx, func() {
+		if trust == nil {
+			log.Warn("SIGHUP: this server has no --trust file to read again; registrations stay open")
+			return
 		}
-	}()
+		read, err := search.LoadTrust(file)
+		if err != nil {
+			log.Error("SIGHUP: the trust file was not read again; the one in force stays", "file", file, "err", err)
+			return
+		}
+		trust.Replace(read)
+		log.Info("SIGHUP: trust file read again and in force", "file", file, "tokens", read.Tokens())
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/internal/pki"
 	"flightalliance/search"
 	"flightalliance/soap"
 )
@@ -21,17 +22,7 @@ func (w *bookingWorld) reloadTrust(t *testing.T, file, content string, times int
 	t.Helper()
 	writeSecret(t, file, content)
 	w.search.signal(syscall.SIGHUP)
-	const inForce = "SIGHUP: trust file read again and in force"
-	eventually(t, 10*time.Second, "the search server read its trust file again", func() error {
-		log, err := os.ReadFile(w.search.log)
-		if err != nil {
-			return err
-		}
-		if n := strings.Count(string(log), inForce); n < times {
-			return fmt.Errorf("its log says %q %d times, want %d", inForce, n, times)
-		}
-		return nil
-	})
+	waitLogTimes(t, w.search, "SIGHUP: trust file read again and in force", times)
 	return time.Now()
 }
 
@@ -53,26 +44,61 @@ func (w *bookingWorld) waitRegisteredAfter(t *testing.T, since time.Time) {
 	})
 }
 
+// hangUp sends machine n SIGHUP and waits until its log says it read its token file again for
+// the times-th time.
+func (w *bookingWorld) hangUp(t *testing.T, n string, times int) {
+	t.Helper()
+	p := w.a.machines[n].proc
+	p.signal(syscall.SIGHUP)
+	waitLogTimes(t, p, "SIGHUP: token file read again and in force", times)
+}
+
+// waitLogTimes waits (10 s at most) until p's log says s at least times times.
+func waitLogTimes(t *testing.T, p *proc, s string, times int) {
+	t.Helper()
+	eventually(t, 10*time.Second, p.name+" logged "+s, func() error {
+		log, err := os.ReadFile(p.log)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(string(log), s); n < times {
+			return fmt.Errorf("its log says %q %d times, want %d", s, n, times)
+		}
+		return nil
+	})
+}
+
+// askWith calls machine m's IntraClusterService with token: nil when it answered.
+func askWith(m *machine, token string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := soap.NewIntraClient(m.url()+"/Services/IntraClusterService",
+		soap.ClientOptions{Timeout: 10 * time.Second, HTTPClient: httpClient, Token: token})
+	_, err := c.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: "TLV", Date: testDate.String()})
+	return err
+}
+
+// acceptEveryToken checks that every machine's IntraClusterService answers each of tokens.
+func (w *bookingWorld) acceptEveryToken(t *testing.T, when string, tokens ...string) {
+	t.Helper()
+	for _, n := range w.a.order {
+		for i, token := range tokens {
+			if err := askWith(w.a.machines[n], token); err != nil {
+				t.Errorf("%s: %s refuses the token sent by a machine (%d of %d): %v", when, n, i+1, len(tokens), err)
+			}
+		}
+	}
+}
+
 // onlyTokenOpens checks that token opens every machine's IntraClusterService and old opens none
 // (a Client fault, no data), and that the search server refuses a registration with old (403,
 // nothing changed).
 func (w *bookingWorld) onlyTokenOpens(t *testing.T, token, old string) {
 	t.Helper()
-	ask := func(m *machine, token string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		c := soap.NewIntraClient(m.url()+"/Services/IntraClusterService",
-			soap.ClientOptions{Timeout: 10 * time.Second, HTTPClient: httpClient, Token: token})
-		_, err := c.RelevantBySrc(ctx, soap.RelevantBySrcRequest{Src: "TLV", Date: testDate.String()})
-		return err
-	}
+	w.acceptEveryToken(t, "at the end", token)
 	for _, n := range w.a.order {
-		m := w.a.machines[n]
-		if err := ask(m, token); err != nil {
-			t.Errorf("%s with the new token: %v", n, err)
-		}
 		var f *soap.Fault
-		if err := ask(m, old); !errors.As(err, &f) || f.Code != soap.CodeClient || !strings.Contains(f.String, "wrong token") {
+		if err := askWith(w.a.machines[n], old); !errors.As(err, &f) || f.Code != soap.CodeClient || !strings.Contains(f.String, "wrong token") {
 			t.Errorf("%s with the old token: %v, want a Client fault (wrong token)", n, err)
 		}
 	}
@@ -107,4 +133,12 @@ func uris(regs []search.Registration) string {
 		parts = append(parts, r.Name+"="+r.URI)
 	}
 	return strings.Join(parts, ",")
+}
+
+// writeSecret writes content and a newline to file, mode 0600 (a token or trust file).
+func writeSecret(t *testing.T, file, content string) {
+	t.Helper()
+	if err := pki.WriteSecret(file, []byte(content+"\n")); err != nil {
+		t.Fatal(err)
+	}
 }
