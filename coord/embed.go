@@ -132,7 +132,7 @@ func startEtcdChecked(ctx context.Context, ecfg *embed.Config, removed func(*emb
 	if err != nil {
 		return nil, failed, fmt.Errorf("coord: start etcd member %q: %w", ecfg.Name, err)
 	}
-	guard.watch(e.Server.StoppingNotify())
+	guard.watch(e.Server.StoppingNotify(), e.GetLogger())
 	var check <-chan time.Time
 	if removed != nil {
 		t := time.NewTicker(removalCheckEvery)

@@ -2,7 +2,11 @@ package coord
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync/atomic"
+
+	"go.uber.org/zap"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -17,9 +21,13 @@ import (
 // the airline server: a leave that exits 2 instead of 0, a removed member that crashes instead of
 // joining again. Once the server is stopping (etcd closes StoppingNotify before the backend), a
 // request is refused as Unavailable (a client tries another member), and a panic in a request is
-// turned into the same answer. A panic while the server is not stopping is not hidden.
+// turned into the same answer, and logged with its stack (a real defect met while stopping should
+// still show). A panic while the server is not stopping is not hidden. The guard covers what runs
+// in a request's own goroutine; etcd's background work (raft, lease expiry, a watch's sender) is
+// not a request and is not guarded.
 type stopGuard struct {
 	stopping atomic.Pointer[<-chan struct{}] // the server's StoppingNotify, once it started
+	log      atomic.Pointer[zap.Logger]      // where a recovered panic is told, once the server started
 }
 
 // options are the gRPC server options that put the guard around every request.
@@ -27,8 +35,11 @@ func (g *stopGuard) options() []grpc.ServerOption {
 	return []grpc.ServerOption{grpc.ChainUnaryInterceptor(g.unary), grpc.ChainStreamInterceptor(g.stream)}
 }
 
-// watch tells the guard the server's StoppingNotify channel.
-func (g *stopGuard) watch(stopping <-chan struct{}) { g.stopping.Store(&stopping) }
+// watch tells the guard the server's StoppingNotify channel and its logger (nil: none).
+func (g *stopGuard) watch(stopping <-chan struct{}, log *zap.Logger) {
+	g.stopping.Store(&stopping)
+	g.log.Store(log)
+}
 
 func (g *stopGuard) isStopping() bool {
 	ch := g.stopping.Load()
@@ -45,31 +56,35 @@ func (g *stopGuard) isStopping() bool {
 
 var errServerStopping = status.Error(codes.Unavailable, "etcdserver: server stopped")
 
-func (g *stopGuard) unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+func (g *stopGuard) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 	if g.isStopping() {
 		return nil, errServerStopping
 	}
-	defer g.recoverStopping(&err)
+	defer g.recoverStopping(info.FullMethod, &err)
 	return handler(ctx, req)
 }
 
-func (g *stopGuard) stream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+func (g *stopGuard) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
 	if g.isStopping() {
 		return errServerStopping
 	}
-	defer g.recoverStopping(&err)
+	defer g.recoverStopping(info.FullMethod, &err)
 	return handler(srv, ss)
 }
 
-// recoverStopping, deferred around a request, turns a panic into errServerStopping when the
-// server is stopping, and panics again otherwise.
-func (g *stopGuard) recoverStopping(err *error) {
+// recoverStopping, deferred around a request of method, turns a panic into an Unavailable error
+// when the server is stopping (and logs it), and panics again otherwise.
+func (g *stopGuard) recoverStopping(method string, err *error) {
 	r := recover()
 	if r == nil {
 		return
 	}
 	if !g.isStopping() {
 		panic(r)
+	}
+	if log := g.log.Load(); log != nil {
+		log.Warn("a request raced the member's stop and panicked; answered Unavailable",
+			zap.String("method", method), zap.String("panic", fmt.Sprint(r)), zap.ByteString("stack", debug.Stack()))
 	}
 	*err = status.Errorf(codes.Unavailable, "etcdserver: server stopped (a request raced the stop: %v)", r)
 }

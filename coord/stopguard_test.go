@@ -2,7 +2,12 @@ package coord
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -27,7 +32,7 @@ func TestStopGuard(t *testing.T) {
 		t.Errorf("before the server started: %v, %v", resp, err)
 	}
 	stopping := make(chan struct{})
-	g.watch(stopping)
+	g.watch(stopping, nil)
 	if resp, err := g.unary(context.Background(), nil, info, ok); err != nil || resp != "answer" {
 		t.Errorf("while the server runs: %v, %v", resp, err)
 	}
@@ -42,9 +47,11 @@ func TestStopGuard(t *testing.T) {
 		t.Errorf("once stopping: handler called %v, %v; want it refused as Unavailable", called, err)
 	}
 	// A request that began before the stop and panics on the closed backend.
+	// It is logged, with its method and stack.
+	core, logs := observer.New(zap.WarnLevel)
 	g2 := &stopGuard{}
 	running := make(chan struct{})
-	g2.watch(running)
+	g2.watch(running, zap.New(core))
 	_, err = g2.unary(context.Background(), nil, info, func(context.Context, any) (any, error) {
 		close(running) // the server stops while the request runs
 		panic("nil tx")
@@ -52,8 +59,22 @@ func TestStopGuard(t *testing.T) {
 	if status.Code(err) != codes.Unavailable {
 		t.Errorf("a panic racing the stop: %v, want Unavailable", err)
 	}
-	streamErr := g.stream(nil, nil, &grpc.StreamServerInfo{FullMethod: "/etcdserverpb.Watch/Watch"}, func(any, grpc.ServerStream) error { return nil })
-	if status.Code(streamErr) != codes.Unavailable {
-		t.Errorf("a stream once stopping: %v, want Unavailable", streamErr)
+	if got := logs.FilterField(zap.String("method", info.FullMethod)).FilterField(zap.String("panic", "nil tx")).All(); len(got) != 1 || !strings.Contains(fmt.Sprint(got[0].ContextMap()["stack"]), "recoverStopping") {
+		t.Errorf("the recovered panic was not logged with its method and stack: %v", logs.All())
+	}
+
+	// Streams alike.
+	watchInfo := &grpc.StreamServerInfo{FullMethod: "/etcdserverpb.Watch/Watch"}
+	g3 := &stopGuard{}
+	streaming := make(chan struct{})
+	g3.watch(streaming, nil)
+	if err := g3.stream(nil, nil, watchInfo, func(any, grpc.ServerStream) error { return nil }); err != nil {
+		t.Errorf("a stream while the server runs: %v", err)
+	}
+	if err := g3.stream(nil, nil, watchInfo, func(any, grpc.ServerStream) error { close(streaming); panic("nil tx") }); status.Code(err) != codes.Unavailable {
+		t.Errorf("a stream's panic racing the stop: %v, want Unavailable", err)
+	}
+	if err := g3.stream(nil, nil, watchInfo, func(any, grpc.ServerStream) error { return nil }); status.Code(err) != codes.Unavailable {
+		t.Errorf("a stream once stopping: %v, want Unavailable", err)
 	}
 }

@@ -48,6 +48,8 @@ func startBookingLoad(w *bookingWorld, flights []flight.Flight, seed uint64, n i
 	l := &bookingLoad{w: w, flights: flights, h: newBookingHistory()}
 	ctx, stop := context.WithCancel(context.Background())
 	l.stop = stop
+	// A test that fails before finish leaves no client running against servers torn down.
+	w.t.Cleanup(func() { stop(); l.clients.Wait() })
 	for i := range n {
 		c := &chaosBooker{api: w.api, h: l.h, flights: flights, rng: rand.New(rand.NewPCG(seed, uint64(10+i))),
 			ids: &l.ids, client: int(l.ids.Add(1)), opTimeout: 4 * time.Second, mine: map[flight.Key][]string{},
@@ -104,5 +106,7 @@ func (w *bookingWorld) startLoads(flights []flight.Flight) (*steadyLoad, *bookin
 	}
 	w.waitBookable(flights[0], 90*time.Second)
 	queries, want := w.a.readyQueries(w.base, 6)
-	return startSteadyLoad(w.base, queries, want, 50*time.Millisecond), startBookingLoad(w, flights, 1, 4)
+	searches := startSteadyLoad(w.base, queries, want, 50*time.Millisecond)
+	w.t.Cleanup(func() { searches.stop(); searches.done.Wait() })
+	return searches, startBookingLoad(w, flights, 1, 4)
 }

@@ -20,9 +20,10 @@ import (
 // The file has one token a line, "<alliance> <token>", separated by white space; blank lines
 // and lines whose first non-blank character is '#' are ignored, and so is a trailing "# ..."
 // after the token. An alliance is named as it registers (1 to 64 letters, digits, '_' or '-').
-// An alliance on two lines may use either token: that is how its token is changed without
-// refusing its delegate meanwhile (the new one added, the machines moved to it, the old one
-// removed). The same token twice for one alliance is refused, as a mistake.
+// An alliance on several lines may use any of their tokens: that is how its token is changed
+// without refusing its delegate meanwhile (the new one added, the machines moved to it, the old
+// one removed). The same token twice for one alliance is refused, as a mistake. Two alliances
+// may share a token (one operator's, say): either may then register and unregister the other.
 type Trust struct {
 	sums atomic.Pointer[map[string][][sha256.Size]byte] // alliance → sha256 of each of its tokens
 }
@@ -107,12 +108,21 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 }
 
 // Replace puts what other says in force in t, at once for every check that starts after. (A
-// Trust comes from ParseTrust or LoadTrust; a zero Trust is only good to Replace.)
+// Trust comes from ParseTrust or LoadTrust; a zero Trust allows no one until it is replaced.)
 func (t *Trust) Replace(other *Trust) { t.sums.Store(other.sums.Load()) }
+
+// table is the tokens in force: alliance → the SHA-256 of each of its tokens (nil for a zero
+// Trust).
+func (t *Trust) table() map[string][][sha256.Size]byte {
+	if p := t.sums.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
 
 // Alliances returns the alliances of the file, sorted.
 func (t *Trust) Alliances() []string {
-	sums := *t.sums.Load()
+	sums := t.table()
 	names := make([]string, 0, len(sums))
 	for n := range sums {
 		names = append(names, n)
@@ -124,7 +134,7 @@ func (t *Trust) Alliances() []string {
 // Tokens is how many tokens each alliance of the file may use (2 while its token is changed).
 func (t *Trust) Tokens() map[string]int {
 	out := map[string]int{}
-	for n, s := range *t.sums.Load() {
+	for n, s := range t.table() {
 		out[n] = len(s)
 	}
 	return out
@@ -134,7 +144,7 @@ func (t *Trust) Tokens() map[string]int {
 // SHA-256 in constant time, each of the alliance's, so the time a check takes tells nothing of
 // the token.
 func (t *Trust) Allows(alliance, token string) bool {
-	wants, ok := (*t.sums.Load())[alliance]
+	wants, ok := t.table()[alliance]
 	if !ok {
 		wants = [][sha256.Size]byte{noSum}
 	}
@@ -147,7 +157,7 @@ func (t *Trust) Allows(alliance, token string) bool {
 func (t *Trust) AlliancesOf(token string) map[string]bool {
 	got := sha256.Sum256([]byte(token))
 	out := map[string]bool{}
-	for name, wants := range *t.sums.Load() {
+	for name, wants := range t.table() {
 		if matchesAny(got, wants) {
 			out[name] = true
 		}

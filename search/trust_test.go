@@ -147,3 +147,11 @@ func TestTrustFileErrors(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 }
+
+// TestZeroTrustAllowsNoOne: a Trust not read from a file yet allows no one, and does not panic.
+func TestZeroTrustAllowsNoOne(t *testing.T) {
+	var zero Trust
+	if zero.Allows("star", "anything") || len(zero.AlliancesOf("anything")) != 0 || len(zero.Alliances()) != 0 || len(zero.Tokens()) != 0 {
+		t.Error("a zero Trust allows someone, or names an alliance")
+	}
+}

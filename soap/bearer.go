@@ -14,6 +14,9 @@ type bearer struct{ sums [][32]byte }
 func newBearer(tokens ...string) *bearer {
 	b := &bearer{}
 	for _, t := range tokens {
+		if t == "" {
+			continue // an empty token is no token: "Bearer " alone is never accepted
+		}
 		b.sums = append(b.sums, sha256.Sum256([]byte(t)))
 	}
 	return b
@@ -29,7 +32,11 @@ func (b *bearer) check(header string) *Fault {
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return ClientFault("Authorization: want Bearer <token>")
 	}
-	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return ClientFault("Authorization: want Bearer <token>, the token is empty")
+	}
+	sum := sha256.Sum256([]byte(token))
 	match := 0
 	for _, want := range b.sums {
 		match |= subtle.ConstantTimeCompare(sum[:], want[:])

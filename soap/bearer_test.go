@@ -110,3 +110,17 @@ func TestTokensChangeWhileServing(t *testing.T) {
 		}
 	}
 }
+
+// TestAnEmptyTokenIsNeverAccepted: "Bearer " with nothing after it is refused, even by a set of
+// tokens given an empty one by mistake.
+func TestAnEmptyTokenIsNeverAccepted(t *testing.T) {
+	tokens := NewTokens("s3cret", "")
+	for _, header := range []string{"Bearer ", "Bearer   ", "bearer \t"} {
+		if f := tokens.check(header); f == nil || !strings.Contains(f.String, "the token is empty") {
+			t.Errorf("%q: %v, want a fault saying the token is empty", header, f)
+		}
+	}
+	if f := tokens.check("Bearer s3cret"); f != nil {
+		t.Errorf("the token sent is refused: %v", f)
+	}
+}

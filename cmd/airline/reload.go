@@ -13,7 +13,8 @@ import (
 // force at once (alliance.Machine.SetTokens): the first line is the token the machine sends from
 // then on, and every line a token its IntraClusterService accepts — how an alliance changes its
 // token without restarting a machine (README: "Changing an alliance's token"). A file that cannot
-// be read, or is empty, changes nothing: the tokens in force stay, and the log says why (never a
+// be read, or that pki.ReadTokens refuses (no token, a line with white space inside, a token
+// twice), changes nothing: the tokens in force stay, and the log says why (never a
 // token). A machine started without --token-file has nothing to read again.
 func readTokensOnHangup(ctx context.Context, file string, m *alliance.Machine, log *slog.Logger) {
 	hangup.Do(ctx, func() {

@@ -46,6 +46,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 
 // serve builds the server the config describes and serves until ctx is done.
 func serve(ctx context.Context, c config, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx) // what serve starts (the SIGHUP handler) ends with it
+	defer cancel()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
 	c.server.Logger = log
 	gcpercent.Apply(c.gc)

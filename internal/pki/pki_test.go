@@ -103,6 +103,7 @@ func TestReadTokens(t *testing.T) {
 		{"one", "  abc123\n", []string{"abc123"}},
 		{"no newline", "abc123", []string{"abc123"}},
 		{"a rotation", "new-one\r\n\n  old-one \n", []string{"new-one", "old-one"}},
+		{"comments", "# the alliance's token\n\tabc123 # since May\n#old-one\n", []string{"abc123"}},
 	} {
 		file := filepath.Join(dir, c.name)
 		if err := WriteSecret(file, []byte(c.content)); err != nil {
@@ -123,6 +124,21 @@ func TestReadTokens(t *testing.T) {
 	_ = WriteSecret(empty, []byte("\n  \n"))
 	if _, err := ReadTokens(empty); err == nil || !strings.Contains(err.Error(), "is empty") {
 		t.Errorf("an empty token file: %v", err)
+	}
+	for _, c := range []struct{ name, content, want string }{
+		{"a trust line", "star s3cret-token\n", "bad:1: white space inside the token"},
+		{"twice", "abc123\n\nabc123\n", "bad:3: the same token as on line 1"},
+		{"only comments", "# none yet\n", "is empty"},
+	} {
+		bad := filepath.Join(dir, "bad")
+		_ = WriteSecret(bad, []byte(c.content))
+		_, err := ReadTokens(bad)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "abc123") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: ReadTokens error %v; want one with %q that shows no token", c.name, err, c.want)
+		}
+	}
+	if _, err := ReadTokens(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory as the token file: %v", err)
 	}
 	if _, err := ReadTokens(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing token file was accepted")

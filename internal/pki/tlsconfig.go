@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 )
 
 // Files are the TLS files a server is given: its certificate and key and, optionally, the CA
@@ -80,32 +79,4 @@ func (f Files) pool() (*x509.CertPool, error) {
 		return nil, fmt.Errorf("tls-ca: %s holds no PEM certificate", f.CAFile)
 	}
 	return pool, nil
-}
-
-// ReadTokens reads a token file: one token a line, without surrounding white space (blank lines
-// are skipped). The first is the token a machine sends; every one is accepted — a second line is
-// how an alliance's token is changed without its machines refusing each other meanwhile. An
-// empty file, or one that is readable by others than its owner, is refused (tokens are secrets).
-func ReadTokens(file string) ([]string, error) {
-	st, err := os.Stat(file)
-	if err != nil {
-		return nil, fmt.Errorf("token-file: %w", err)
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("token-file: %s is readable by others (mode %#o): chmod 600 it", file, st.Mode().Perm())
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("token-file: %w", err)
-	}
-	var tokens []string
-	for line := range strings.Lines(string(data)) {
-		if tok := strings.TrimSpace(line); tok != "" {
-			tokens = append(tokens, tok)
-		}
-	}
-	if len(tokens) == 0 {
-		return nil, fmt.Errorf("token-file: %s is empty", file)
-	}
-	return tokens, nil
 }
