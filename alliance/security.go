@@ -50,7 +50,7 @@ func (s security) client(timeout time.Duration) *http.Client {
 // authorize adds the alliance's token to a request, when the alliance has one.
 func (s security) authorize(req *http.Request) {
 	if s.tokens != nil {
-		req.Header.Set("Authorization", "Bearer "+s.tokens.Send())
+		req.Header.Set("Authorization", s.tokens.Authorization())
 	}
 }
 

@@ -66,8 +66,8 @@ type caller struct {
 	urlErr     error
 	timeout    time.Duration
 	maxBody    int64
-	token      string  // ClientOptions.Token
-	tokens     *Tokens // ClientOptions.Tokens; nil: token
+	auth       string  // "Bearer " + ClientOptions.Token, or ""
+	tokens     *Tokens // ClientOptions.Tokens; nil: auth
 	transport  http.RoundTripper
 	wsdl       atomic.Pointer[remote] // the last good WSDL; nil until fetched, or after a transport error
 	conns      sync.Pool              // of *conn, idle
@@ -75,18 +75,17 @@ type caller struct {
 
 // authorization is the Authorization header a request carries now ("": none).
 func (c *caller) authorization() string {
-	token := c.token
 	if c.tokens != nil {
-		token = c.tokens.Send()
+		return c.tokens.Authorization()
 	}
-	if token == "" {
-		return ""
-	}
-	return "Bearer " + token
+	return c.auth
 }
 
 func newCaller(serviceURL string, opts ClientOptions) *caller {
-	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody, token: opts.Token, tokens: opts.Tokens}
+	c := &caller{serviceURL: serviceURL, timeout: opts.Timeout, maxBody: opts.MaxBody, tokens: opts.Tokens}
+	if opts.Token != "" {
+		c.auth = "Bearer " + opts.Token
+	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxResponseBody
 	}

@@ -10,6 +10,7 @@ type Tokens struct{ cur atomic.Pointer[tokenSet] }
 
 type tokenSet struct {
 	send   string
+	header string // "Bearer " + send, made once rather than on every call
 	accept *bearer
 }
 
@@ -22,11 +23,14 @@ func NewTokens(send string, alsoAccepted ...string) *Tokens {
 
 // Set replaces the tokens held.
 func (t *Tokens) Set(send string, alsoAccepted ...string) {
-	t.cur.Store(&tokenSet{send: send, accept: newBearer(append([]string{send}, alsoAccepted...)...)})
+	t.cur.Store(&tokenSet{send: send, header: "Bearer " + send, accept: newBearer(append([]string{send}, alsoAccepted...)...)})
 }
 
 // Send is the token a call carries.
 func (t *Tokens) Send() string { return t.cur.Load().send }
+
+// Authorization is the Authorization header a call carries: "Bearer " and Send.
+func (t *Tokens) Authorization() string { return t.cur.Load().header }
 
 // check is the bearer check of an Authorization header against the tokens accepted now.
 func (t *Tokens) check(header string) *Fault { return t.cur.Load().accept.check(header) }

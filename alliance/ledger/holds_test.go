@@ -82,6 +82,9 @@ func TestHoldsOfAMachineWhoseClockRunsAhead(t *testing.T) {
 	ctx, stop := context.WithCancel(ctxFor(t))
 	defer stop()
 	go holds.Follow(ctx, coord.NewTree(member.Client()), testLog())
+	// B must watch the holds made, not find them open when it first lists the folder (a hold
+	// found open is timed by its expires_at, on A's clock: 90 s late by B's, so due at once).
+	waitFor(t, 10*time.Second, "B has listed the holds folder", holds.mirror.Listed)
 	expired := make(chan struct{}, 4)
 	go NewSweep(b, holds, func() int { return 0 }, testLog(), func() { expired <- struct{}{} }).Run(ctx)
 	s := NewService(b, "star", time.Hour, fakeFlights{flights: nil}, holds, func() bool { return true })
