@@ -31,7 +31,8 @@ func (b bookingFlights) Flights(ctx context.Context, seller string, numbers []st
 		}
 		return found, nil
 	}
-	for _, machine := range m.view.candidates(seller) {
+	holders, _ := m.view.candidates(seller)
+	for _, machine := range holders {
 		base, ok := m.view.url(machine)
 		if !ok || machine == m.cfg.Name {
 			continue

@@ -46,7 +46,7 @@ func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T)
 		Primaries: []string{"LY"}, Versions: map[string]string{"LY": lyNew.Version()}}))
 	d.view.apply(entryEvent(t, coord.EventChanged, 13, 11, machineEntry{Name: "h", URL: srv.URL,
 		Primaries: []string{"UA"}, Versions: map[string]string{"UA": ua.Version()}}))
-	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"p", "h"}) {
+	if c := list(d.view.candidates("LY")); !slices.Equal(c, []string{"p", "h"}) {
 		t.Fatalf("LY candidates %v, want [p h] (h an earlier holder)", c)
 	}
 	*now = now.Add(time.Second)
@@ -109,7 +109,7 @@ func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
 		Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	*now = now.Add(time.Second)
 	d.view.apply(coord.Event{Type: coord.EventDeleted, Name: "h", Revision: 12})
-	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
+	if c := list(d.view.candidates("LY")); !slices.Equal(c, []string{"h"}) {
 		t.Fatalf("LY candidates %v, want [h] (departed)", c)
 	}
 	date, _ := flight.ParseDate("2026-12-01")
@@ -128,14 +128,14 @@ func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
 	if covered := ask(); len(covered) > 0 || calls() != 1 {
 		t.Fatalf("first ask: covered %v after %v calls, want nothing after one call that timed out", covered, calls())
 	}
-	if c := d.view.candidates("LY"); len(c) > 0 {
+	if c := list(d.view.candidates("LY")); len(c) > 0 {
 		t.Errorf("after h failed: LY candidates %v, want none for departedRetryAfter", c)
 	}
 	if covered := ask(); len(covered) > 0 || calls() != 1 {
 		t.Errorf("second ask: covered %v, %v calls; want h left alone (1 call)", covered, calls())
 	}
 	*now = now.Add(departedRetryAfter)
-	if c := d.view.candidates("LY"); !slices.Equal(c, []string{"h"}) {
+	if c := list(d.view.candidates("LY")); !slices.Equal(c, []string{"h"}) {
 		t.Errorf("departedRetryAfter later: LY candidates %v, want [h]", c)
 	}
 	if ask(); calls() != 2 {

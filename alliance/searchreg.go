@@ -117,7 +117,7 @@ func (m *Machine) sellerCopies() []sellerCopy {
 		if _, ok := m.store.seller(s); ok {
 			c.here = true
 		} else {
-			c.holders = m.view.candidates(s)
+			c.holders, _ = m.view.candidates(s)
 		}
 		out = append(out, c)
 	}

@@ -35,8 +35,9 @@ func (a searchAlliance) Ready() bool {
 func (a searchAlliance) Sellers() []string { return a.m.knownSellers() }
 
 // Candidates are a seller's holders in the view's order, this machine first when it holds one
-// of the seller's copies (view.candidatesFrom).
-func (a searchAlliance) Candidates(seller string) []string {
+// of the seller's copies (view.candidatesFrom); alike, how many from the first hold it at its
+// current version.
+func (a searchAlliance) Candidates(seller string) (machines []string, alike int) {
 	return a.m.view.candidatesFrom(a.m.cfg.Name, seller)
 }
 

@@ -27,7 +27,7 @@ func TestViewLeavesADepartedHolderThatDidNotAnswerAlone(t *testing.T) {
 	// call checks b's candidacy, then asks to call it: the call, if one may go.
 	call := func(when string, candidates []string, mayCall bool) departedCall {
 		t.Helper()
-		if got := v.candidates("LY"); !slices.Equal(got, candidates) {
+		if got := list(v.candidates("LY")); !slices.Equal(got, candidates) {
 			t.Errorf("%s: candidates %v, want %v", when, got, candidates)
 		}
 		c, ok := v.departedProbe("b")

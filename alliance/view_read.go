@@ -69,8 +69,10 @@ func (v *view) url(name string) (url string, ok bool) {
 // is replaced, the old primary's entry may still name it primary, at the old version, until its
 // own publish lands, and it is asked only when no holder of the new version answers. Last come
 // the machines whose entry vanished lately and named a copy at the current version
-// (departedHolders): their session ended, but they may still be running.
-func (v *view) candidates(seller string) (out []string) {
+// (departedHolders): their session ended, but they may still be running. alike is how many of
+// out, from the first, hold the seller at its current version, as primary or backup: the same
+// data, any of which a search may ask first.
+func (v *view) candidates(seller string) (out []string, alike int) {
 	v.read(func(s *viewState) {
 		seen := map[string]bool{}
 		add := func(name string) {
@@ -103,6 +105,7 @@ func (v *view) candidates(seller string) (out []string) {
 		for _, name := range zoneSpread(out, backups, func(n string) string { return s.machines[n].zone() }) {
 			add(name)
 		}
+		alike = len(out)
 		for _, name := range others {
 			add(name)
 		}
@@ -116,7 +119,7 @@ func (v *view) candidates(seller string) (out []string) {
 		}
 		out = append(out, s.departedHolders(seller)...)
 	})
-	return out
+	return out, alike
 }
 
 // currentVersion is seller's version as the machine that last published itself its primary
@@ -141,31 +144,15 @@ func (s *viewState) currentVersion(seller string) (version string, known bool) {
 // that only held seller in an earlier view (its copy may be of an older version, or dropped), or
 // whose copy is of another version than the current one (a new version being taken up: the
 // primary published it first; or given away with its old data, its publish not landed yet),
-// keeps its place.
-func (v *view) candidatesFrom(self, seller string) []string {
-	out := v.candidates(seller)
+// keeps its place. alike is candidates', or 1 when self holds the seller now: its own copy,
+// which costs no call, is the one to ask first.
+func (v *view) candidatesFrom(self, seller string) (out []string, alike int) {
+	out, alike = v.candidates(seller)
 	i := slices.Index(out, self)
-	if i <= 0 {
-		return out
+	if i < 0 || i >= alike {
+		return out, alike
 	}
-	current := false
-	v.read(func(s *viewState) { current = s.holdsCurrent(self, seller) })
-	if !current {
-		return out
-	}
-	return slices.Insert(slices.Delete(out, i, i+1), 0, self)
-}
-
-// holdsCurrent reports whether machine holds seller now, as primary or backup, at the seller's
-// current version (currentVersion; any, when no primary names one).
-func (s *viewState) holdsCurrent(machine, seller string) bool {
-	e, live := s.machines[machine]
-	if !live || !slices.Contains(e.Primaries, seller) && !slices.Contains(e.Backups, seller) {
-		return false
-	}
-	current, known := s.currentVersion(seller)
-	ver, has := e.Versions[seller]
-	return !known || !has || ver == current
+	return slices.Insert(slices.Delete(out, i, i+1), 0, self), 1
 }
 
 // zoneSpread orders names (sorted) to follow first: each next name is the first whose zone

@@ -120,16 +120,16 @@ func TestViewCandidatesFromABackupOfAnotherVersionKeepItsPlace(t *testing.T) {
 	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
 	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
-	if got := v.candidatesFrom("m1", "LY"); !slices.Equal(got, []string{"m2", "m1"}) {
+	if got := list(v.candidatesFrom("m1", "LY")); !slices.Equal(got, []string{"m2", "m1"}) {
 		t.Errorf("candidatesFrom(m1) with m1 at v1, the primary at v2 = %v, want [m2 m1]", got)
 	}
 	v.apply(entryEvent(t, coord.EventChanged, 4, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
-	if got := v.candidatesFrom("m1", "LY"); !slices.Equal(got, []string{"m1", "m2"}) {
+	if got := list(v.candidatesFrom("m1", "LY")); !slices.Equal(got, []string{"m1", "m2"}) {
 		t.Errorf("candidatesFrom(m1) once it took up v2 = %v, want [m1 m2]", got)
 	}
 	// With no primary live, a backup's copy is the one to read.
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 5})
-	if got := v.candidatesFrom("m1", "LY"); len(got) == 0 || got[0] != "m1" {
+	if got := list(v.candidatesFrom("m1", "LY")); len(got) == 0 || got[0] != "m1" {
 		t.Errorf("candidatesFrom(m1) with no primary = %v, want m1 first", got)
 	}
 }
@@ -140,17 +140,17 @@ func TestViewCandidatesPrimaryFirstThenLastKnownHolders(t *testing.T) {
 	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 4, 4, machineEntry{Name: "m3"}))
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2", "m1"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"m2", "m1"}) {
 		t.Fatalf("candidates = %v, want primary m2 then backup m1", got)
 	}
 	// m2 publishes that it gave LY to m3 before m3 publishes that it took it: the old holder
 	// stays a candidate, so the delegate is never left without one.
 	v.apply(entryEvent(t, coord.EventChanged, 5, 3, machineEntry{Name: "m2"}))
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"m1", "m2"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"m1", "m2"}) {
 		t.Fatalf("candidates mid-move = %v, want [m1 m2]", got)
 	}
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m1", Revision: 6})
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"m2"}) {
 		t.Fatalf("candidates after m1 died = %v, want [m2] (dead machines are never candidates)", got)
 	}
 }
@@ -170,17 +170,53 @@ func TestViewCandidatesFromAHolderStartWithItself(t *testing.T) {
 		"m2": {"m2", "m1", "m3"}, // the primary is first anyway
 		"m9": {"m2", "m1", "m3"}, // not in the view
 	} {
-		if got := v.candidatesFrom(self, "LY"); !slices.Equal(got, want) {
+		if got := list(v.candidatesFrom(self, "LY")); !slices.Equal(got, want) {
 			t.Errorf("candidatesFrom(%s) = %v, want %v", self, got, want)
 		}
 	}
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
 		t.Errorf("candidates changed: %v", got)
 	}
 	// m3 gave its copy away: it is still a candidate (an earlier holder), but not its own first.
 	v.apply(entryEvent(t, coord.EventChanged, 5, 4, machineEntry{Name: "m3"}))
-	if got := v.candidatesFrom("m3", "LY"); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
+	if got := list(v.candidatesFrom("m3", "LY")); !slices.Equal(got, []string{"m2", "m1", "m3"}) {
 		t.Errorf("candidatesFrom(m3) after it gave LY away = %v, want [m2 m1 m3]", got)
+	}
+}
+
+// TestViewCandidatesSayWhichAreAlike: the holders of a seller's current version come first and
+// are counted alike (a search may ask any of them first); a holder of another version, or an
+// earlier holder, is not; a machine asking for a seller it holds now has one alike, itself.
+func TestViewCandidatesSayWhichAreAlike(t *testing.T) {
+	v := newView(slog.New(slog.DiscardHandler), nil)
+	v.apply(coord.Event{Type: coord.EventResync, Revision: 1})
+	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 4, 4, machineEntry{Name: "m3", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
+	v.apply(entryEvent(t, coord.EventCreated, 5, 5, machineEntry{Name: "m4"}))
+	for _, tc := range []struct {
+		self  string
+		want  []string
+		alike int
+	}{
+		{"", []string{"m2", "m1", "m3"}, 2},   // the primary and the backup at v2; m3 is at v1
+		{"m4", []string{"m2", "m1", "m3"}, 2}, // holds nothing
+		{"m1", []string{"m1", "m2", "m3"}, 1}, // its own copy is the one to read
+		{"m2", []string{"m2", "m1", "m3"}, 1},
+		{"m3", []string{"m2", "m1", "m3"}, 2}, // its copy is of another version
+	} {
+		got, alike := v.candidates("LY")
+		if tc.self != "" {
+			got, alike = v.candidatesFrom(tc.self, "LY")
+		}
+		if !slices.Equal(got, tc.want) || alike != tc.alike {
+			t.Errorf("candidates as %q = %v with %d alike, want %v with %d", tc.self, got, alike, tc.want, tc.alike)
+		}
+	}
+	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 6})
+	// No primary names a version: every backup's copy is taken as current (currentVersion).
+	if got, alike := v.candidates("LY"); !slices.Equal(got, []string{"m1", "m3", "m2"}) || alike != 2 {
+		t.Errorf("the primary gone: candidates = %v with %d alike, want [m1 m3 m2] with 2", got, alike)
 	}
 }
 
@@ -192,7 +228,7 @@ func TestViewCandidatesIncludeAJoinersOwnSellers(t *testing.T) {
 	}
 	v.apply(entryEvent(t, coord.EventCreated, 2, 2, machineEntry{Name: "m1", Primaries: []string{"LY"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 3, 3, machineEntry{Name: "m2", Brings: []string{"UA"}}))
-	if got := v.candidates("UA"); !slices.Equal(got, []string{"m2"}) {
+	if got := list(v.candidates("UA")); !slices.Equal(got, []string{"m2"}) {
 		t.Fatalf("candidates for a joiner's seller = %v, want [m2]", got)
 	}
 	if got := v.brought(); !slices.Equal(got, []string{"UA"}) {
@@ -214,11 +250,11 @@ func TestViewCandidatesWhileASellersDataIsReplaced(t *testing.T) {
 	v.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "a", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 12, 12, machineEntry{Name: "b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v1"}}))
 	v.apply(entryEvent(t, coord.EventCreated, 13, 13, machineEntry{Name: "d", Brings: []string{"LY"}}))
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"a", "b", "d"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"a", "b", "d"}) {
 		t.Fatalf("before the round: %v, want [a b d]", got)
 	}
 	v.apply(entryEvent(t, coord.EventChanged, 14, 13, machineEntry{Name: "d", Primaries: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"d", "a", "b"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"d", "a", "b"}) {
 		t.Errorf("d published v2, b not yet: %v, want [d a b] (d's version is current; a and b are at another)", got)
 	}
 	v.apply(entryEvent(t, coord.EventChanged, 15, 12, machineEntry{Name: "b", Backups: []string{"LY"}, Versions: map[string]string{"LY": "v2"}}))
@@ -231,16 +267,19 @@ func TestViewCandidatesWhileASellersDataIsReplaced(t *testing.T) {
 		{"b", []string{"b", "d", "a"}},
 		{"d", []string{"d", "b", "a"}},
 	} {
-		got := v.candidates("LY")
+		got := list(v.candidates("LY"))
 		if tc.self != "" {
-			got = v.candidatesFrom(tc.self, "LY")
+			got = list(v.candidatesFrom(tc.self, "LY"))
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("b took up v2, a not published: candidatesFrom(%q) = %v, want %v", tc.self, got, tc.want)
 		}
 	}
 	v.apply(entryEvent(t, coord.EventChanged, 16, 11, machineEntry{Name: "a"}))
-	if got := v.candidates("LY"); !slices.Equal(got, []string{"d", "b", "a"}) {
+	if got := list(v.candidates("LY")); !slices.Equal(got, []string{"d", "b", "a"}) {
 		t.Errorf("a published: %v, want [d b a] (a as an earlier holder, last)", got)
 	}
 }
+
+// list is the machines of candidates or candidatesFrom, without their count of alike.
+func list(machines []string, _ int) []string { return machines }

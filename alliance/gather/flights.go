@@ -202,9 +202,11 @@ func (s *Search) awaitOthers(ctx context.Context, q trip.Query, want []string, l
 func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]string, won func(string, holderFlights)) map[Sides]gathered {
 	one := func(sides Sides, sellers []string) gathered {
 		candidates := make(map[string][]string, len(sellers))
+		alike := make(map[string]int, len(sellers))
 		for _, sel := range sellers {
-			candidates[sel] = s.alliance.Candidates(sel)
+			candidates[sel], alike[sel] = s.alliance.Candidates(sel)
 		}
+		candidates = fewestCalls(sellers, candidates, alike)
 		ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
 			return s.alliance.Ask(ctx, machine, q, sides, sellers)
 		}

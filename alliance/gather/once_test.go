@@ -23,9 +23,9 @@ type oneHolder struct {
 	asks    atomic.Int32
 }
 
-func (*oneHolder) Ready() bool                { return true }
-func (*oneHolder) Sellers() []string          { return []string{"LY"} }
-func (*oneHolder) Candidates(string) []string { return []string{"m1"} }
+func (*oneHolder) Ready() bool                       { return true }
+func (*oneHolder) Sellers() []string                 { return []string{"LY"} }
+func (*oneHolder) Candidates(string) ([]string, int) { return []string{"m1"}, 1 }
 func (h *oneHolder) Ask(ctx context.Context, _ string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	h.asks.Add(1)
 	select {

@@ -35,7 +35,7 @@ func (s *schedule) Sellers() []string {
 	slices.Sort(out)
 	return out
 }
-func (*schedule) Candidates(seller string) []string { return []string{"m-" + seller} }
+func (*schedule) Candidates(seller string) ([]string, int) { return []string{"m-" + seller}, 1 }
 func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	s.mu.Lock()
 	during, hold := s.during, s.hold

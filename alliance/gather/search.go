@@ -22,8 +22,10 @@ type Alliance interface {
 	Ready() bool
 	// Sellers is every seller the alliance knows, sorted.
 	Sellers() []string
-	// Candidates are the machines to ask for a seller's flights, in order.
-	Candidates(seller string) []string
+	// Candidates are the machines to ask for a seller's flights, in order; the first alike of
+	// them have the same data (the seller's current version), so that a search may ask any of
+	// them first (fewestCalls), and the others only after them.
+	Candidates(seller string) (machines []string, alike int)
 	// Ask asks one machine for the flights of sellers out of q.Src (src, when sides has FromSrc)
 	// and into q.Dst (dst, when sides has ToDst) on q.Date; covered names the sellers it answered
 	// for on every side asked (none when it failed).
