@@ -17,6 +17,10 @@ func TestTheDelegateKeepsItsAnswersWithinItsBudget(t *testing.T) {
 	a.waitSettled(90 * time.Second)
 	queries, _ := a.readyQueries(base, 24)
 	delegate := a.delegate()
+	// The searches must reach the delegate whose counters are read: a machine that registered
+	// first by mistake (its view had nobody before it yet) keeps the registration until the
+	// delegate's next refresh, and answers the searches meanwhile (a CI failure: 0 misses read).
+	a.waitRegistered(base, delegate, time.Minute)
 	metrics := a.machines[delegate].url() + "/metrics"
 	const budget = 1 << 20
 	answers := func() float64 { return metricSum(t, metrics, "flightalliance_airline_cache_answers") }
