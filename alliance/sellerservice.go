@@ -41,6 +41,9 @@ func (a searchAlliance) Candidates(seller string) (machines []string, alike int)
 	return a.m.view.candidatesFrom(a.m.cfg.Name, seller)
 }
 
+// Zone is the zone of a machine of the view (view.zoneOf).
+func (a searchAlliance) Zone(machine string) string { return a.m.view.zoneOf(machine) }
+
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
 // within the call timeout, for the sides asked only — a machine no longer in the view for the
 // versions of its last entry (view.departedAt). A holder that fails is logged and counted,

@@ -3,6 +3,8 @@ package alliance
 import (
 	"maps"
 	"slices"
+
+	"flightalliance/alliance/gather"
 )
 
 // What the view answers: each read takes the view's read lock once.
@@ -49,6 +51,18 @@ func (v *view) entries() (out []machineEntry) {
 	return out
 }
 
+// zoneOf is the zone a live machine's entry names (its name when it names none, or when the
+// machine is not in the view).
+func (v *view) zoneOf(name string) (zone string) {
+	zone = name
+	v.read(func(s *viewState) {
+		if e, live := s.machines[name]; live {
+			zone = e.zone()
+		}
+	})
+	return zone
+}
+
 // url returns where a machine answers, from the current view.
 func (v *view) url(name string) (url string, ok bool) {
 	v.read(func(s *viewState) {
@@ -65,8 +79,8 @@ func (v *view) url(name string) (url string, ok bool) {
 // zone first), then its holders at another version, then machines that held it in an earlier
 // view and are still live — during a rebalancing the old holder keeps its copy until the new one
 // is published — then a joiner that brings it and whose round has not committed yet. The current
-// version is the one the last primary to publish names (currentVersion): while a seller's data
-// is replaced, the old primary's entry may still name it primary, at the old version, until its
+// version is the one the last primary to publish names (currentVersion), or, with no live primary
+// naming one, the one the view last knew a primary to name: while a seller's data is replaced, the old primary's entry may still name it primary, at the old version, until its
 // own publish lands, and it is asked only when no holder of the new version answers. Last come
 // the machines whose entry vanished lately and named a copy at the current version
 // (departedHolders): their session ended, but they may still be running. alike is how many of
@@ -82,6 +96,9 @@ func (v *view) candidates(seller string) (out []string, alike int) {
 			}
 		}
 		current, known := s.currentVersion(seller)
+		if !known { // no live primary names one: the version the last one named, as departedHolders
+			current, known = s.current[seller]
+		}
 		atCurrent := func(name string) bool {
 			ver, has := s.machines[name].Versions[seller]
 			return !known || !has || ver == current
@@ -102,7 +119,7 @@ func (v *view) candidates(seller string) (out []string, alike int) {
 		for _, name := range primaries {
 			add(name)
 		}
-		for _, name := range zoneSpread(out, backups, func(n string) string { return s.machines[n].zone() }) {
+		for _, name := range gather.SpreadZones(out, backups, func(n string) string { return s.machines[n].zone() }) {
 			add(name)
 		}
 		alike = len(out)
@@ -153,30 +170,6 @@ func (v *view) candidatesFrom(self, seller string) (out []string, alike int) {
 		return out, alike
 	}
 	return slices.Insert(slices.Delete(out, i, i+1), 0, self), 1
-}
-
-// zoneSpread orders names (sorted) to follow first: each next name is the first whose zone
-// neither first nor the names already chosen are in, or the first left when every zone is.
-func zoneSpread(first, names []string, zoneOf func(string) string) []string {
-	seen := map[string]bool{}
-	for _, n := range first {
-		seen[zoneOf(n)] = true
-	}
-	out := make([]string, 0, len(names))
-	left := slices.Clone(names)
-	for len(left) > 0 {
-		pick := 0
-		for i, n := range left {
-			if !seen[zoneOf(n)] {
-				pick = i
-				break
-			}
-		}
-		seen[zoneOf(left[pick])] = true
-		out = append(out, left[pick])
-		left = slices.Delete(left, pick, pick+1)
-	}
-	return out
 }
 
 // heldByOthers reports whether a live machine other than self holds seller in the view.

@@ -214,9 +214,10 @@ func TestViewCandidatesSayWhichAreAlike(t *testing.T) {
 		}
 	}
 	v.apply(coord.Event{Type: coord.EventDeleted, Name: "m2", Revision: 6})
-	// No primary names a version: every backup's copy is taken as current (currentVersion).
-	if got, alike := v.candidates("LY"); !slices.Equal(got, []string{"m1", "m3", "m2"}) || alike != 2 {
-		t.Errorf("the primary gone: candidates = %v with %d alike, want [m1 m3 m2] with 2", got, alike)
+	// No live primary names a version: the one the last named (v2) is current, and m3's v1 copy
+	// is not alike — a search must not pick it first to save a call.
+	if got, alike := v.candidates("LY"); !slices.Equal(got, []string{"m1", "m3", "m2"}) || alike != 1 {
+		t.Errorf("the primary gone: candidates = %v with %d alike, want [m1 m3 m2] with 1", got, alike)
 	}
 }
 

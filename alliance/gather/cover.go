@@ -8,20 +8,22 @@ import "slices"
 // their encodings and a wake-up: with five machines of one seller and two copies of each, asking
 // each seller's primary makes three calls where two machines hold all three sellers.
 //
-// Among the first alike[k] candidates of key k (the holders of its current version: the same
-// data), the machine put first is one already asked for another key when there is one, else the
-// one holding the most keys still to place — a greedy set cover — ties going to the machine some
-// key lists earliest (the view's order: a primary before its backups), then by name; a machine it
-// picked whose keys the later picks all hold too is then dropped. The machine is moved to the
-// front of the key's list and the others keep their order, so that a failure or a hedge still
-// goes to the next in the view's order. A key with alike ≤ 1 keeps its list (its first is this
-// machine's own copy, or the one holder of its current version), and its first machine counts as
-// asked. When all this asks more machines than the view's order would (greedy is not always
-// best), the view's order is kept. Pure: candidates is not changed, and the keys' order does not
-// matter.
-func fewestCalls(keys []string, candidates map[string][]string, alike map[string]int) map[string][]string {
-	c := cover{candidates: candidates, alike: alike, first: make(map[string]string, len(keys)), asked: map[string]bool{}}
-	var open []string // the keys with a choice, not yet placed
+// The first alike[k] candidates of key k hold its current version (the same data): one of them
+// is put first. Which ones are asked is a greedy set cover: a key goes to a machine already asked
+// when one of its alike is, else the machine holding the most keys still to place is asked (ties
+// to the machine some key lists earliest — the view's order, a primary before its backups — then
+// by name); then a machine the later picks made needless is dropped. Each key is then placed with
+// the earliest of its alike that is asked, so the view's order stands wherever it costs no call.
+//
+// The machine put first leaves the others in the view's order, except that the rest of the
+// alike follow it spread by zone (SpreadZones, zoneOf): a failure or a hedge goes to another zone
+// first, as in the view's order. A key with alike ≤ 1 keeps its list (its first is this machine's
+// own copy, or the one holder of its current version), and its first machine counts as asked.
+// When all this asks more machines than the view's order does (greedy is not always best), the
+// view's order is kept. Pure: candidates is not changed, and the keys' order does not matter.
+func fewestCalls(keys []string, candidates map[string][]string, alike map[string]int, zoneOf func(string) string) map[string][]string {
+	c := cover{candidates: candidates, alike: alike, asked: map[string]bool{}}
+	var open []string // the keys with a choice
 	for _, k := range keys {
 		switch {
 		case len(c.choices(k)) > 1:
@@ -31,24 +33,26 @@ func fewestCalls(keys []string, candidates map[string][]string, alike map[string
 		}
 	}
 	var picked []string
-	for {
-		open = slices.DeleteFunc(open, c.join)
-		if len(open) == 0 {
+	for left := open; ; {
+		left = slices.DeleteFunc(slices.Clone(left), c.hasAsked)
+		if len(left) == 0 {
 			break
 		}
-		best := c.mostHeld(open)
+		best := c.mostHeld(left)
 		c.asked[best] = true
 		picked = append(picked, best)
 	}
 	for _, m := range slices.Backward(picked) {
-		c.drop(m)
+		c.drop(m, open)
 	}
 	out := make(map[string][]string, len(keys))
 	viewOrder := make(map[string][]string, len(keys))
 	for _, k := range keys {
 		out[k], viewOrder[k] = candidates[k], candidates[k]
-		if m, placed := c.first[k]; placed {
-			out[k] = toFront(candidates[k], slices.Index(candidates[k], m))
+	}
+	for _, k := range open {
+		if i := c.earliestAsked(k); i >= 0 { // always: every key keeps an asked machine
+			out[k] = c.reorder(k, i, zoneOf)
 		}
 	}
 	if firstsAsked(out) > firstsAsked(viewOrder) {
@@ -61,22 +65,20 @@ func fewestCalls(keys []string, candidates map[string][]string, alike map[string
 type cover struct {
 	candidates map[string][]string
 	alike      map[string]int
-	first      map[string]string // key → the machine it is placed with (keys with a choice)
-	asked      map[string]bool   // the machines asked first
+	asked      map[string]bool // the machines asked first
 }
 
 // choices is the candidates of k that may be asked first.
 func (c *cover) choices(k string) []string {
-	return c.candidates[k][:min(c.alike[k], len(c.candidates[k]))]
+	return c.candidates[k][:max(0, min(c.alike[k], len(c.candidates[k])))]
 }
 
-// join places k with the first of its choices already asked, if any.
-func (c *cover) join(k string) bool {
-	i := slices.IndexFunc(c.choices(k), func(m string) bool { return c.asked[m] })
-	if i >= 0 {
-		c.first[k] = c.choices(k)[i]
-	}
-	return i >= 0
+// hasAsked reports whether a machine among the choices of k is asked.
+func (c *cover) hasAsked(k string) bool { return c.earliestAsked(k) >= 0 }
+
+// earliestAsked is the position of the first of k's choices that is asked; −1 when none is.
+func (c *cover) earliestAsked(k string) int {
+	return slices.IndexFunc(c.choices(k), func(m string) bool { return c.asked[m] })
 }
 
 // mostHeld is the machine among the choices of keys that the most of them have, ties going to
@@ -103,24 +105,27 @@ func (c *cover) mostHeld(keys []string) string {
 	return best
 }
 
-// drop un-asks m when every key placed with it has another machine asked among its choices,
-// placing each with the first of those.
-func (c *cover) drop(m string) {
-	moves := map[string]string{}
-	for k, at := range c.first {
-		if at != m {
-			continue
-		}
-		i := slices.IndexFunc(c.choices(k), func(o string) bool { return o != m && c.asked[o] })
-		if i < 0 {
+// drop un-asks the picked machine m when every key of keys has another machine asked among its
+// choices.
+func (c *cover) drop(m string, keys []string) {
+	for _, k := range keys {
+		if slices.Contains(c.choices(k), m) && !slices.ContainsFunc(c.choices(k), func(o string) bool { return o != m && c.asked[o] }) {
 			return
 		}
-		moves[k] = c.choices(k)[i]
-	}
-	for k, to := range moves {
-		c.first[k] = to
 	}
 	delete(c.asked, m)
+}
+
+// reorder is k's candidates with its i-th first, the rest of its choices after it spread by
+// zone, then the others in their order — in a new slice.
+func (c *cover) reorder(k string, i int, zoneOf func(string) string) []string {
+	list, n := c.candidates[k], len(c.choices(k))
+	first := list[i]
+	rest := slices.Delete(slices.Clone(list[:n]), i, i+1)
+	out := make([]string, 0, len(list))
+	out = append(out, first)
+	out = append(out, SpreadZones([]string{first}, rest, zoneOf)...)
+	return append(out, list[n:]...)
 }
 
 // firstsAsked is how many machines are asked first in order.
@@ -132,15 +137,4 @@ func firstsAsked(order map[string][]string) int {
 		}
 	}
 	return len(seen)
-}
-
-// toFront is list with its i-th element moved first, the others in their order, in a new slice.
-func toFront(list []string, i int) []string {
-	if i == 0 {
-		return list
-	}
-	out := make([]string, 0, len(list))
-	out = append(out, list[i])
-	out = append(out, list[:i]...)
-	return append(out, list[i+1:]...)
 }

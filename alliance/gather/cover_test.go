@@ -1,12 +1,20 @@
 package gather
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"pgregory.net/rapid"
+
+	"flightalliance/alliance/flight"
+	"flightalliance/alliance/ledger"
+	"flightalliance/alliance/trip"
 )
 
 // firsts is the machines asked first: the first candidate of every key that has one.
@@ -69,6 +77,36 @@ func TestFewestCallsScenarios(t *testing.T) {
 			"A": {"m2", "m1"}, "B": {"m2", "m1"}, "C": {"m3", "m1"}, "D": {"m3", "m1"}, "E": {"m2", "m4"}, "F": {"m3", "m5"},
 		},
 	}, {
+		// Greedy takes r0 (four keys), then r2 (three), then l0 and l1, none of them needless:
+		// four machines, where each key's first (l0, l1, l2) is three.
+		name: "when greedy asks more than the view's order, the view's order",
+		keys: []string{"K0", "K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"},
+		candidates: map[string][]string{
+			"K0": {"l0", "r3"}, "K1": {"l2", "r0"}, "K2": {"l1", "r1"}, "K3": {"l1", "r2"}, "K4": {"l2", "r2"},
+			"K5": {"l1", "r0"}, "K6": {"l0", "r2"}, "K7": {"l2", "r0"}, "K8": {"l0", "r0"},
+		},
+		alike: map[string]int{"K0": 2, "K1": 2, "K2": 2, "K3": 2, "K4": 2, "K5": 2, "K6": 2, "K7": 2, "K8": 2},
+		want: map[string][]string{
+			"K0": {"l0", "r3"}, "K1": {"l2", "r0"}, "K2": {"l1", "r1"}, "K3": {"l1", "r2"}, "K4": {"l2", "r2"},
+			"K5": {"l1", "r0"}, "K6": {"l0", "r2"}, "K7": {"l2", "r0"}, "K8": {"l0", "r0"},
+		},
+	}, {
+		// m1 is asked for F anyway, and A could join it; but m2, asked for B and C, is A's first:
+		// A keeps the view's order, at no extra call.
+		name:       "the view's order wherever it costs no call",
+		keys:       []string{"F", "A", "B", "C"},
+		candidates: map[string][]string{"F": {"m1"}, "A": {"m2", "m1"}, "B": {"m2", "m3"}, "C": {"m2", "m4"}},
+		alike:      map[string]int{"F": 1, "A": 2, "B": 2, "C": 2},
+		want:       map[string][]string{"F": {"m1"}, "A": {"m2", "m1"}, "B": {"m2", "m3"}, "C": {"m2", "m4"}},
+	}, {
+		// C's alike is not given: none, so C keeps its list and m3 is asked; B joins it. A's
+		// alike beyond its list is the whole list.
+		name:       "an alike beyond the list, or none given, is the list or nothing",
+		keys:       []string{"A", "B", "C"},
+		candidates: map[string][]string{"A": {"m1", "m2"}, "B": {"m2", "m3"}, "C": {"m3", "m4"}},
+		alike:      map[string]int{"A": 9, "B": 2},
+		want:       map[string][]string{"A": {"m1", "m2"}, "B": {"m3", "m2"}, "C": {"m3", "m4"}},
+	}, {
 		name:       "a key without candidates stays without",
 		keys:       []string{"A", "B"},
 		candidates: map[string][]string{"B": {"m3", "m4"}},
@@ -77,7 +115,7 @@ func TestFewestCallsScenarios(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := fmt.Sprint(tc.candidates)
-			got := fewestCalls(tc.keys, tc.candidates, tc.alike)
+			got := fewestCalls(tc.keys, tc.candidates, tc.alike, ownZones)
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("fewestCalls = %v, want %v", got, tc.want)
 			}
@@ -85,6 +123,19 @@ func TestFewestCallsScenarios(t *testing.T) {
 				t.Errorf("candidates changed: %v, was %v", tc.candidates, before)
 			}
 		})
+	}
+}
+
+// TestFewestCallsSpreadsByZoneAfterTheFirst: three copies in two zones. UA's one copy is on b1,
+// in zone a, so LY is asked of b1 too; its next holder, asked on a failure or a hedge, is b2 in
+// zone b rather than its primary p in b1's zone a.
+func TestFewestCallsSpreadsByZoneAfterTheFirst(t *testing.T) {
+	zones := map[string]string{"p": "a", "b1": "a", "b2": "b", "old": "b"}
+	got := fewestCalls([]string{"LY", "UA"},
+		map[string][]string{"LY": {"p", "b2", "b1", "old"}, "UA": {"b1"}},
+		map[string]int{"LY": 3, "UA": 1}, func(m string) string { return zones[m] })
+	if want := []string{"b1", "b2", "p", "old"}; !slices.Equal(got["LY"], want) {
+		t.Errorf("LY asked in the order %v, want %v", got["LY"], want)
 	}
 }
 
@@ -125,7 +176,7 @@ func drawCover(t *rapid.T) coverInstance {
 
 func checkFewestCalls(t *rapid.T, in coverInstance) {
 	keys, candidates, alike := in.keys, in.candidates, in.alike
-	got := fewestCalls(keys, candidates, alike)
+	got := fewestCalls(keys, candidates, alike, ownZones)
 	for _, k := range keys {
 		c, g := candidates[k], got[k]
 		if !slices.Equal(slices.Sorted(slices.Values(c)), slices.Sorted(slices.Values(g))) {
@@ -145,13 +196,15 @@ func checkFewestCalls(t *rapid.T, in coverInstance) {
 			t.Fatalf("%s: %v does not keep the others of %v in their order", k, g, c)
 		}
 	}
-	if n, was := len(firsts(got)), len(firsts(candidates)); n > was {
+	if n, was := firstsAsked(got), firstsAsked(candidates); n > was {
 		t.Fatalf("%d machines asked first, %d in the view's order: %v from %v", n, was, got, candidates)
 	}
-	reversed := slices.Clone(keys)
-	slices.Reverse(reversed)
-	if again := fewestCalls(reversed, candidates, alike); fmt.Sprint(again) != fmt.Sprint(got) {
+	shuffled := rapid.Permutation(keys).Draw(t, "shuffled")
+	if again := fewestCalls(shuffled, candidates, alike, ownZones); fmt.Sprint(again) != fmt.Sprint(got) {
 		t.Fatalf("the keys' order changed the answer: %v, then %v", got, again)
+	}
+	if fmt.Sprint(got) == fmt.Sprint(candidates) {
+		return // the view's order, kept: its machines need not all be needed
 	}
 	asked := firsts(got)
 	for _, m := range asked {
@@ -166,5 +219,55 @@ func checkFewestCalls(t *rapid.T, in coverInstance) {
 		if !needed {
 			t.Fatalf("%s is asked first but every key it covers had another machine asked: %v", m, got)
 		}
+	}
+}
+
+// ownZones puts every machine in a zone of its own.
+func ownZones(machine string) string { return machine }
+
+// ring is an alliance of five machines, each the primary of one seller and the backup of the
+// next one's, seen from m1; it answers every call at once, counting them by machine.
+type ring struct {
+	mu    sync.Mutex
+	calls map[string][]string // machine → the sellers of each call, joined
+}
+
+var ringHolders = map[string][]string{ // seller → primary, backup
+	"S1": {"m1", "m2"}, "S2": {"m2", "m3"}, "S3": {"m3", "m4"}, "S4": {"m4", "m5"}, "S5": {"m5", "m1"},
+}
+
+func (*ring) Ready() bool                { return true }
+func (*ring) Sellers() []string          { return []string{"S1", "S2", "S3", "S4", "S5"} }
+func (*ring) Zone(machine string) string { return machine }
+func (*ring) Candidates(seller string) ([]string, int) {
+	h := ringHolders[seller]
+	if i := slices.Index(h, "m1"); i >= 0 { // m1 reads its own copy first
+		return []string{"m1", h[1-i]}, 1
+	}
+	return slices.Clone(h), 2
+}
+func (r *ring) Ask(_ context.Context, machine string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls[machine] = append(r.calls[machine], strings.Join(sellers, ","))
+	return nil, nil, sellers
+}
+
+// TestAGatherAsksTheFewestMachines: seen from m1, S1 and S5 are its own; S2, S3 and S4 are held
+// by m2…m5, two copies each: m3 (S2, S3) and m4 (S4) — two calls, not three to the primaries.
+func TestAGatherAsksTheFewestMachines(t *testing.T) {
+	r := &ring{calls: map[string][]string{}}
+	s := New(Config{Alliance: "star"}, r, ledger.NewSeats("star"), Metrics{
+		Seconds:     prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
+		CacheHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
+		CacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
+	})
+	resp, err := s.GetTrips(context.Background(), tlvJFK)
+	if err != nil || !resp.Complete {
+		t.Fatalf("GetTrips = %+v, %v; want a complete answer", resp, err)
+	}
+	want := map[string][]string{"m1": {"S1,S5"}, "m3": {"S2,S3"}, "m4": {"S4"}}
+	if fmt.Sprint(r.calls) != fmt.Sprint(want) {
+		t.Errorf("calls by machine %v, want %v", r.calls, want)
 	}
 }

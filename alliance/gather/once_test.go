@@ -26,6 +26,7 @@ type oneHolder struct {
 func (*oneHolder) Ready() bool                       { return true }
 func (*oneHolder) Sellers() []string                 { return []string{"LY"} }
 func (*oneHolder) Candidates(string) ([]string, int) { return []string{"m1"}, 1 }
+func (*oneHolder) Zone(machine string) string        { return machine }
 func (h *oneHolder) Ask(ctx context.Context, _ string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	h.asks.Add(1)
 	select {

@@ -36,6 +36,7 @@ func (s *schedule) Sellers() []string {
 	return out
 }
 func (*schedule) Candidates(seller string) ([]string, int) { return []string{"m-" + seller}, 1 }
+func (*schedule) Zone(machine string) string               { return machine }
 func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
 	s.mu.Lock()
 	during, hold := s.during, s.hold

@@ -26,6 +26,8 @@ type Alliance interface {
 	// them have the same data (the seller's current version), so that a search may ask any of
 	// them first (fewestCalls), and the others only after them.
 	Candidates(seller string) (machines []string, alike int)
+	// Zone is the failure domain a machine runs in (its name when it names none).
+	Zone(machine string) string
 	// Ask asks one machine for the flights of sellers out of q.Src (src, when sides has FromSrc)
 	// and into q.Dst (dst, when sides has ToDst) on q.Date; covered names the sellers it answered
 	// for on every side asked (none when it failed).
