@@ -80,8 +80,9 @@ func (v *view) url(name string) (url string, ok bool) {
 // view and are still live — during a rebalancing the old holder keeps its copy until the new one
 // is published — then a joiner that brings it and whose round has not committed yet. The current
 // version is the one the last primary to publish names (currentVersion), or, with no live primary
-// naming one, the one the view last knew a primary to name: while a seller's data is replaced, the old primary's entry may still name it primary, at the old version, until its
-// own publish lands, and it is asked only when no holder of the new version answers. Last come
+// naming one, the one the view last knew a primary to name: while a seller's data is replaced,
+// the old primary's entry may still name it primary, at the old version, until its own publish
+// lands, and it is asked only when no holder of the new version answers. Last come
 // the machines whose entry vanished lately and named a copy at the current version
 // (departedHolders): their session ended, but they may still be running. alike is how many of
 // out, from the first, hold the seller at its current version, as primary or backup: the same
