@@ -1,6 +1,9 @@
 package gather
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // fewestCalls arranges each key's candidates so that the machines asked first are as few as it
 // can find. A search asks every seller's first candidate at once, one call per machine for all
@@ -12,7 +15,9 @@ import "slices"
 // is put first. Which ones are asked is a greedy set cover: a key goes to a machine already asked
 // when one of its alike is, else the machine holding the most keys still to place is asked (ties
 // to the machine some key lists earliest — the view's order, a primary before its backups — then
-// by name); then a machine the later picks made needless is dropped. Each key is then placed with
+// by a hash of spread and the machine's name: searches of different queries, spread, go to
+// different machines of those that could answer them as cheaply, rather than all to the first by
+// name); then a machine the later picks made needless is dropped. Each key is then placed with
 // the earliest of its alike that is asked, so the view's order stands wherever it costs no call.
 //
 // The machine put first leaves the others in the view's order, except that the rest of the
@@ -21,8 +26,8 @@ import "slices"
 // own copy, or the one holder of its current version), and its first machine counts as asked.
 // When all this asks more machines than the view's order does (greedy is not always best), the
 // view's order is kept. Pure: candidates is not changed, and the keys' order does not matter.
-func fewestCalls(keys []string, candidates map[string][]string, alike map[string]int, zoneOf func(string) string) map[string][]string {
-	c := cover{candidates: candidates, alike: alike, asked: map[string]bool{}}
+func fewestCalls(keys []string, candidates map[string][]string, alike map[string]int, zoneOf func(string) string, spread string) map[string][]string {
+	c := cover{candidates: candidates, alike: alike, spread: spread, asked: map[string]bool{}}
 	var open []string // the keys with a choice
 	for _, k := range keys {
 		switch {
@@ -65,6 +70,7 @@ func fewestCalls(keys []string, candidates map[string][]string, alike map[string
 type cover struct {
 	candidates map[string][]string
 	alike      map[string]int
+	spread     string          // what ties are broken by (tieRank)
 	asked      map[string]bool // the machines asked first
 }
 
@@ -82,13 +88,19 @@ func (c *cover) earliestAsked(k string) int {
 }
 
 // mostHeld is the machine among the choices of keys that the most of them have, ties going to
-// the one listed earliest by some key, then by name.
+// the one listed earliest by some key, then to the least tieRank, then by name.
 func (c *cover) mostHeld(keys []string) string {
-	type score struct{ keys, earliest int }
+	type score struct {
+		keys, earliest int
+		rank           uint64
+	}
 	scores := map[string]score{}
 	for _, k := range keys {
 		for i, m := range c.choices(k) {
 			s, seen := scores[m]
+			if !seen {
+				s.rank = tieRank(c.spread, m)
+			}
 			if !seen || i < s.earliest {
 				s.earliest = i
 			}
@@ -98,7 +110,8 @@ func (c *cover) mostHeld(keys []string) string {
 	}
 	best, top := "", score{}
 	for m, s := range scores {
-		if best == "" || s.keys > top.keys || s.keys == top.keys && (s.earliest < top.earliest || s.earliest == top.earliest && m < best) {
+		better := cmp.Or(cmp.Compare(top.keys, s.keys), cmp.Compare(s.earliest, top.earliest), cmp.Compare(s.rank, top.rank), cmp.Compare(m, best)) < 0
+		if best == "" || better {
 			best, top = m, s
 		}
 	}
@@ -137,4 +150,14 @@ func firstsAsked(order map[string][]string) int {
 		}
 	}
 	return len(seen)
+}
+
+// tieRank is FNV-1a of spread, a zero byte and machine: an order of the machines that differs
+// from one spread to another and is the same everywhere for one.
+func tieRank(spread, machine string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, b := range []byte(spread + "\x00" + machine) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }

@@ -15,6 +15,7 @@ import (
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/trip"
+	"flightalliance/soap"
 )
 
 // firsts is the machines asked first: the first candidate of every key that has one.
@@ -37,7 +38,8 @@ func TestFewestCallsScenarios(t *testing.T) {
 		want       map[string][]string
 	}{{
 		// Five machines, a seller each and a backup of the next: m1 reads S1 and S5 itself; the
-		// others' primaries would be three calls, m3 and m4 hold all three.
+		// others' primaries would be three calls, two hold all three: m3 and m4, or (the tie
+		// between m3 and m4 broken by tieRank) m4 and then S2's primary m2.
 		name: "a ring of five, seen from m1",
 		keys: []string{"S1", "S2", "S3", "S4", "S5"},
 		candidates: map[string][]string{
@@ -45,7 +47,7 @@ func TestFewestCallsScenarios(t *testing.T) {
 		},
 		alike: map[string]int{"S1": 1, "S2": 2, "S3": 2, "S4": 2, "S5": 1},
 		want: map[string][]string{
-			"S1": {"m1", "m2"}, "S2": {"m3", "m2"}, "S3": {"m3", "m4"}, "S4": {"m4", "m5"}, "S5": {"m1", "m5"},
+			"S1": {"m1", "m2"}, "S2": {"m2", "m3"}, "S3": {"m4", "m3"}, "S4": {"m4", "m5"}, "S5": {"m1", "m5"},
 		},
 	}, {
 		name:       "a key joins a machine asked anyway, however late it lists it",
@@ -115,7 +117,7 @@ func TestFewestCallsScenarios(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := fmt.Sprint(tc.candidates)
-			got := fewestCalls(tc.keys, tc.candidates, tc.alike, ownZones)
+			got := fewestCalls(tc.keys, tc.candidates, tc.alike, ownZones, "")
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("fewestCalls = %v, want %v", got, tc.want)
 			}
@@ -133,7 +135,7 @@ func TestFewestCallsSpreadsByZoneAfterTheFirst(t *testing.T) {
 	zones := map[string]string{"p": "a", "b1": "a", "b2": "b", "old": "b"}
 	got := fewestCalls([]string{"LY", "UA"},
 		map[string][]string{"LY": {"p", "b2", "b1", "old"}, "UA": {"b1"}},
-		map[string]int{"LY": 3, "UA": 1}, func(m string) string { return zones[m] })
+		map[string]int{"LY": 3, "UA": 1}, func(m string) string { return zones[m] }, "")
 	if want := []string{"b1", "b2", "p", "old"}; !slices.Equal(got["LY"], want) {
 		t.Errorf("LY asked in the order %v, want %v", got["LY"], want)
 	}
@@ -176,7 +178,8 @@ func drawCover(t *rapid.T) coverInstance {
 
 func checkFewestCalls(t *rapid.T, in coverInstance) {
 	keys, candidates, alike := in.keys, in.candidates, in.alike
-	got := fewestCalls(keys, candidates, alike, ownZones)
+	spread := rapid.SampledFrom([]string{"", "TLV|JFK", "CDG|NRT"}).Draw(t, "spread")
+	got := fewestCalls(keys, candidates, alike, ownZones, spread)
 	for _, k := range keys {
 		c, g := candidates[k], got[k]
 		if !slices.Equal(slices.Sorted(slices.Values(c)), slices.Sorted(slices.Values(g))) {
@@ -200,7 +203,7 @@ func checkFewestCalls(t *rapid.T, in coverInstance) {
 		t.Fatalf("%d machines asked first, %d in the view's order: %v from %v", n, was, got, candidates)
 	}
 	shuffled := rapid.Permutation(keys).Draw(t, "shuffled")
-	if again := fewestCalls(shuffled, candidates, alike, ownZones); fmt.Sprint(again) != fmt.Sprint(got) {
+	if again := fewestCalls(shuffled, candidates, alike, ownZones, spread); fmt.Sprint(again) != fmt.Sprint(got) {
 		t.Fatalf("the keys' order changed the answer: %v, then %v", got, again)
 	}
 	if fmt.Sprint(got) == fmt.Sprint(candidates) {
@@ -254,20 +257,38 @@ func (r *ring) Ask(_ context.Context, machine string, _ trip.Query, _ Sides, sel
 }
 
 // TestAGatherAsksTheFewestMachines: seen from m1, S1 and S5 are its own; S2, S3 and S4 are held
-// by m2…m5, two copies each: m3 (S2, S3) and m4 (S4) — two calls, not three to the primaries.
+// by m2…m5, two copies each, and two machines hold all three — two calls, not three to the
+// primaries; and searches of other pairs ask other pairs of machines, so that no holder is
+// asked by every search.
 func TestAGatherAsksTheFewestMachines(t *testing.T) {
-	r := &ring{calls: map[string][]string{}}
-	s := New(Config{Alliance: "star"}, r, ledger.NewSeats("star"), Metrics{
-		Seconds:     prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
-		CacheHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
-		CacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
-	})
-	resp, err := s.GetTrips(context.Background(), tlvJFK)
-	if err != nil || !resp.Complete {
-		t.Fatalf("GetTrips = %+v, %v; want a complete answer", resp, err)
+	asked := map[string]int{}
+	for _, dst := range []string{"JFK", "CDG", "NRT", "LHR", "SFO", "BKK", "GRU", "SYD"} {
+		r := &ring{calls: map[string][]string{}}
+		s := New(Config{Alliance: "star"}, r, ledger.NewSeats("star"), Metrics{
+			Seconds:     prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "s"}, []string{"cache"}),
+			CacheHits:   prometheus.NewCounter(prometheus.CounterOpts{Name: "h"}),
+			CacheMisses: prometheus.NewCounter(prometheus.CounterOpts{Name: "m"}),
+		})
+		resp, err := s.GetTrips(context.Background(), &soap.GetTripsRequest{Src: "TLV", Dst: dst, Date: "2026-12-01"})
+		if err != nil || !resp.Complete {
+			t.Fatalf("TLV→%s: GetTrips = %+v, %v; want a complete answer", dst, resp, err)
+		}
+		var others []string
+		for m, calls := range r.calls {
+			if len(calls) != 1 {
+				t.Errorf("TLV→%s: %s asked %d times: %v", dst, m, len(calls), calls)
+			}
+			if m != "m1" {
+				others = append(others, calls...)
+				asked[m]++
+			}
+		}
+		slices.Sort(others)
+		if got := strings.Join(others, ","); len(r.calls) != 3 || r.calls["m1"][0] != "S1,S5" || len(strings.Split(got, ",")) != 3 {
+			t.Errorf("TLV→%s: calls by machine %v, want m1 for S1 and S5 and two machines for S2, S3 and S4, each once", dst, r.calls)
+		}
 	}
-	want := map[string][]string{"m1": {"S1,S5"}, "m3": {"S2,S3"}, "m4": {"S4"}}
-	if fmt.Sprint(r.calls) != fmt.Sprint(want) {
-		t.Errorf("calls by machine %v, want %v", r.calls, want)
+	if len(asked) < 3 {
+		t.Errorf("eight pairs asked only %v of m2…m5: every search goes to the same holders", asked)
 	}
 }

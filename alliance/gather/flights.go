@@ -206,7 +206,7 @@ func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]
 		for _, sel := range sellers {
 			candidates[sel], alike[sel] = s.alliance.Candidates(sel)
 		}
-		candidates = fewestCalls(sellers, candidates, alike, s.alliance.Zone)
+		candidates = fewestCalls(sellers, candidates, alike, s.alliance.Zone, cacheKey(q))
 		ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
 			return s.alliance.Ask(ctx, machine, q, sides, sellers)
 		}
