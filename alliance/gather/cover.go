@@ -118,8 +118,8 @@ func (c *cover) mostHeld(keys []string) string {
 	return best
 }
 
-// drop un-asks the picked machine m when every key of keys has another machine asked among its
-// choices.
+// drop un-asks the picked machine m when every key of keys that has m among its choices has
+// another machine asked there too.
 func (c *cover) drop(m string, keys []string) {
 	for _, k := range keys {
 		if slices.Contains(c.choices(k), m) && !slices.ContainsFunc(c.choices(k), func(o string) bool { return o != m && c.asked[o] }) {
@@ -152,12 +152,18 @@ func firstsAsked(order map[string][]string) int {
 	return len(seen)
 }
 
-// tieRank is FNV-1a of spread, a zero byte and machine: an order of the machines that differs
-// from one spread to another and is the same everywhere for one.
+// tieRank is FNV-1a of spread, a zero byte and machine, mixed (murmur3's fmix64): an order of the
+// machines that differs from one spread to another and is the same everywhere for one. Without
+// the mix, two names that differ in their last byte would compare by the parity of spread's bytes
+// alone (FNV-1a's last step moves such hashes apart by its prime).
 func tieRank(spread, machine string) uint64 {
 	h := uint64(14695981039346656037)
 	for _, b := range []byte(spread + "\x00" + machine) {
 		h = (h ^ uint64(b)) * 1099511628211
 	}
-	return h
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
 }
