@@ -55,6 +55,7 @@ const maxTripsGuess = 1 << 16
 // d.indexes), capacity capped, rather than allocating slices per trip.
 func (d *decoder) trip(r *Trip) {
 	first, firstIndex := len(d.legs), len(d.indexes)
+	firstIndex = d.plainTrip(r, firstIndex)
 	var t xmlcodec.Token
 	for d.NextChild(&t) {
 		switch string(t.Local) {
@@ -95,6 +96,7 @@ func roomFor[T any](chunk []T, first, lo, hi int) ([]T, int) {
 }
 
 func (d *decoder) leg(r *Leg) {
+	d.plainLeg(r)
 	var t xmlcodec.Token
 	for d.NextChild(&t) {
 		switch string(t.Local) {
@@ -191,6 +193,7 @@ func (d *decoder) sellerPage(r *SellerPage) {
 }
 
 func (d *decoder) flight(r *Flight) {
+	d.plainFlight(r)
 	var t xmlcodec.Token
 	for d.NextChild(&t) {
 		switch string(t.Local) {

@@ -146,6 +146,37 @@ func decoderSeeds(t testing.TB) []decoderSeed {
 	)
 	fast("sendPrimarySellerResponse", envelope(`<sendPrimarySellerResponse`+ns+`><Seller>LY</Seller><Flights><Seats>1</Seats></Flights><NextCursor>3</NextCursor></sendPrimarySellerResponse>`))
 	fast("getRelevantFlightsBySrcResponse", envelope(`<getRelevantFlightsBySrcResponse`+ns+`><Sellers>LY</Sellers><Sellers></Sellers><Flights/></getRelevantFlightsBySrcResponse>`))
+	// The plain first reading of flights, legs and trips (codec_decode_plain.go) stopping at every
+	// kind of field it leaves to the general loop: out of order, spaced, escaped, prefixed, with an
+	// attribute, self-closing, repeated after it, a number with spaces or none.
+	plainFlight := `<Flight>LY1</Flight><Seller>LY</Seller><Src>TLV</Src><Dst>JFK</Dst><Departure>2026-12-01T08:00:00Z</Departure><Arrival>2026-12-01T19:10:00Z</Arrival><Price>5.25</Price>`
+	relevant := func(flights ...string) string {
+		return envelope(`<getRelevantFlightsBySrcResponse` + ns + `><Sellers>LY</Sellers><Flights>` + strings.Join(flights, `</Flights><Flights>`) + `</Flights></getRelevantFlightsBySrcResponse>`)
+	}
+	fast("getRelevantFlightsBySrcResponse",
+		relevant(plainFlight+`<Seats>7</Seats>`, plainFlight+`<Seats> 7 </Seats>`, plainFlight+`<Seats></Seats>`, plainFlight+`<Seats>+0000000000000000000007</Seats>`),
+		relevant(plainFlight+`<Seats>7</Seats><Flight>LY2</Flight><Extra>x</Extra>`, plainFlight, `<Seller>LY</Seller>`+plainFlight),
+		relevant(`<Flight>LY1</Flight><Seller>L&amp;Y</Seller><Src>TLV</Src>`, `<Flight>LY1</Flight> <Seller>LY</Seller>`, `<Flight>LY1</Flight><Seller a="1">LY</Seller>`),
+		relevant(`<Flight>LY1</Flight><p:Seller xmlns:p="urn:p">LY</p:Seller>`, `<Flight>LY1</Flight><Seller/><Src>TLV</Src>`, `<Flight>LY1</Flight><Seller >LY</Seller ><Src>TLV</Src>`),
+		relevant(`<Flight>LY1</Flight><Seller>LY<!-- c --></Seller>`, `<Flight>LY1</Flight><Seller>LY</Seller><Src>T`+"é"+`V</Src>`, `<Flight>LY1</Flight><SellerX>LY</SellerX><Seller>UA</Seller>`),
+		relevant(`<Flight>LY1</Flight><Seller>LY</Seller>`+"\n", `<Flight>LY1</Flight><Seller>LY</Seller><Seller>UA</Seller>`),
+		envelope(`<getRelevantFlightsBySrcResponse`+ns+`><Flights/><Flight>LY9</Flight><Flights><Flight>LY1</Flight></Flights></getRelevantFlightsBySrcResponse>`),
+	)
+	fast("getTripsResponse",
+		envelope(`<getTripsResponse`+ns+`><SharedLegs>`+strings.Replace(plainFlight, `<Src>`, `<Alliance>star</Alliance><Src>`, 1)+`<Seats>3</Seats></SharedLegs>`+
+			`<Trips><Price>1.00</Price><LegIndexes>0</LegIndexes><LegIndexes> 0 </LegIndexes><LegIndexes>0</LegIndexes></Trips><Trips><Price>2</Price><Legs><Flight>X</Flight></Legs><LegIndexes>0</LegIndexes></Trips>`+
+			`<Trips><LegIndexes>0</LegIndexes><Price>3</Price><Price>4</Price></Trips><Trips><Price>5</Price><LegIndexes/></Trips></getTripsResponse>`),
+	)
+	add("getTripsResponse", manyTrips(4).ShareLegs())
+	fast("", // the plain reading meets a number that does not parse: encoding/xml refuses it too
+		relevant(plainFlight+`<Seats>seven</Seats>`),
+		relevant(`<Flight>LY1</Flight><Seller>LY</Sellers></Seller>`),
+		relevant(`<Flight>LY1</Flight><Xeller>LY</Seller>`),
+		relevant(`<Flight>LY1</Flight><Seller>LY</Xeller>`),
+		relevant(`<Flight>LY1</Flight><Seller>LY<xSeller>`),
+		relevant(plainFlight+`<Seats>99999999999999999999</Seats>`),
+		envelope(`<getTripsResponse`+ns+`><Trips><Price>1</Price><LegIndexes>x</LegIndexes></Trips></getTripsResponse>`),
+	)
 	fast("", // for encoding/xml to decide: refusals, and what the fast decoder does not read
 		envelope(`<getTripsResponse`+ns+`><Total>abc</Total></getTripsResponse>`),
 		envelope(`<getTripsResponse`+ns+`><Total>99999999999999999999</Total><Complete>maybe</Complete></getTripsResponse>`),

@@ -112,8 +112,10 @@ func (s *Scanner) UniqueText() string { return string(s.leaf()) }
 // Int reads the rest of the element just started as Unmarshal fills an int: empty is 0, else
 // strconv.ParseInt of the trimmed text; a value that does not parse fails the scanner, as it is
 // encoding/xml's error to report.
-func (s *Scanner) Int() int {
-	b := s.leaf()
+func (s *Scanner) Int() int { return s.intOf(s.leaf()) }
+
+// intOf is Int for the text b of an element already read.
+func (s *Scanner) intOf(b []byte) int {
 	if len(b) == 0 || s.bad {
 		return 0
 	}

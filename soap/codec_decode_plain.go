@@ -1,0 +1,83 @@
+package soap
+
+// The fast decoder's first try at the elements a large answer holds thousands of: their fields
+// in the order the encoder writes them (codec_encode.go), each written plainly (see xmlcodec's
+// PlainText), read by name without tokenizing. Each stops at the first field that is not there
+// so, and the element's general loop (codec_decode_types.go) reads the rest, through the end:
+// another stack's order, spacing or escapes decode as before, only slower. Each is given a
+// zero value to fill.
+
+// plainTrip reads a trip's price and leg indexes as appendGetTrips writes them for an answer whose
+// legs are shared, as far as they go, the indexes onto d.indexes as trip does; it returns where
+// the trip's indexes start there.
+func (d *decoder) plainTrip(r *Trip, firstIndex int) int {
+	var ok bool
+	if r.Price, ok = d.PlainText("Price"); !ok {
+		return firstIndex
+	}
+	for {
+		k, ok := d.PlainInt("LegIndexes")
+		if !ok {
+			return firstIndex
+		}
+		d.indexes, firstIndex = roomFor(d.indexes, firstIndex, 256, 16384)
+		d.indexes = append(d.indexes, k)
+	}
+}
+
+// plainFlight reads a flight's fields as appendFlightsAs writes them, as far as they go.
+func (d *decoder) plainFlight(r *Flight) {
+	var ok bool
+	if r.Flight, ok = d.PlainUniqueText("Flight"); !ok {
+		return
+	}
+	if r.Seller, ok = d.PlainText("Seller"); !ok {
+		return
+	}
+	if r.Src, ok = d.PlainText("Src"); !ok {
+		return
+	}
+	if r.Dst, ok = d.PlainText("Dst"); !ok {
+		return
+	}
+	if r.Departure, ok = d.PlainText("Departure"); !ok {
+		return
+	}
+	if r.Arrival, ok = d.PlainText("Arrival"); !ok {
+		return
+	}
+	if r.Price, ok = d.PlainText("Price"); !ok {
+		return
+	}
+	r.Seats, _ = d.PlainInt("Seats")
+}
+
+// plainLeg reads a leg's fields as appendLeg writes them, as far as they go.
+func (d *decoder) plainLeg(r *Leg) {
+	var ok bool
+	if r.Flight, ok = d.PlainText("Flight"); !ok {
+		return
+	}
+	if r.Seller, ok = d.PlainText("Seller"); !ok {
+		return
+	}
+	if r.Alliance, ok = d.PlainText("Alliance"); !ok {
+		return
+	}
+	if r.Src, ok = d.PlainText("Src"); !ok {
+		return
+	}
+	if r.Dst, ok = d.PlainText("Dst"); !ok {
+		return
+	}
+	if r.Departure, ok = d.PlainText("Departure"); !ok {
+		return
+	}
+	if r.Arrival, ok = d.PlainText("Arrival"); !ok {
+		return
+	}
+	if r.Price, ok = d.PlainText("Price"); !ok {
+		return
+	}
+	r.Seats, _ = d.PlainInt("Seats")
+}
