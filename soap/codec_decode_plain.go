@@ -31,53 +31,35 @@ func (d *decoder) plainFlight(r *Flight) {
 	if r.Flight, ok = d.PlainUniqueText("Flight"); !ok {
 		return
 	}
-	if r.Seller, ok = d.PlainText("Seller"); !ok {
-		return
+	if d.plainTexts([]textField{{"Seller", &r.Seller}, {"Src", &r.Src}, {"Dst", &r.Dst},
+		{"Departure", &r.Departure}, {"Arrival", &r.Arrival}, {"Price", &r.Price}}) {
+		r.Seats, _ = d.PlainInt("Seats")
 	}
-	if r.Src, ok = d.PlainText("Src"); !ok {
-		return
-	}
-	if r.Dst, ok = d.PlainText("Dst"); !ok {
-		return
-	}
-	if r.Departure, ok = d.PlainText("Departure"); !ok {
-		return
-	}
-	if r.Arrival, ok = d.PlainText("Arrival"); !ok {
-		return
-	}
-	if r.Price, ok = d.PlainText("Price"); !ok {
-		return
-	}
-	r.Seats, _ = d.PlainInt("Seats")
 }
 
 // plainLeg reads a leg's fields as appendLeg writes them, as far as they go.
 func (d *decoder) plainLeg(r *Leg) {
-	var ok bool
-	if r.Flight, ok = d.PlainText("Flight"); !ok {
-		return
+	if d.plainTexts([]textField{{"Flight", &r.Flight}, {"Seller", &r.Seller}, {"Alliance", &r.Alliance},
+		{"Src", &r.Src}, {"Dst", &r.Dst}, {"Departure", &r.Departure}, {"Arrival", &r.Arrival}, {"Price", &r.Price}}) {
+		r.Seats, _ = d.PlainInt("Seats")
 	}
-	if r.Seller, ok = d.PlainText("Seller"); !ok {
-		return
+}
+
+// textField is a string field to read plainly, and where it goes.
+type textField struct {
+	name string
+	to   *string
+}
+
+// plainTexts reads the fields in order with PlainText, as far as they go, and reports whether
+// it read them all.
+func (d *decoder) plainTexts(fields []textField) bool {
+	for _, f := range fields {
+		v, ok := d.PlainText(f.name)
+		if !ok {
+			return false
+		}
+		*f.to = v
 	}
-	if r.Alliance, ok = d.PlainText("Alliance"); !ok {
-		return
-	}
-	if r.Src, ok = d.PlainText("Src"); !ok {
-		return
-	}
-	if r.Dst, ok = d.PlainText("Dst"); !ok {
-		return
-	}
-	if r.Departure, ok = d.PlainText("Departure"); !ok {
-		return
-	}
-	if r.Arrival, ok = d.PlainText("Arrival"); !ok {
-		return
-	}
-	if r.Price, ok = d.PlainText("Price"); !ok {
-		return
-	}
-	r.Seats, _ = d.PlainInt("Seats")
+	return true
 }

@@ -32,20 +32,7 @@ func readRecordPlain(s *Scanner, doc []byte) (record, bool) {
 			}
 		}
 	}
-	for s.NextChild(&t) {
-		switch string(t.Local) {
-		case "s":
-			r.Text = s.Text()
-		case "i":
-			r.Int = s.Int()
-		case "b":
-			r.Bool = s.Bool()
-		case "l":
-			r.List = append(r.List, s.Text())
-		default:
-			s.Skip()
-		}
-	}
+	readFields(s, &r)
 	return r, !s.Failed()
 }
 

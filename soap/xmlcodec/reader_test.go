@@ -29,6 +29,13 @@ func readRecord(s *Scanner, doc []byte) (record, bool) {
 		return record{}, false
 	}
 	r.XMLName = xml.Name{Local: "r"}
+	readFields(s, &r)
+	return r, !s.Failed()
+}
+
+// readFields reads the rest of <r> into r, as Unmarshal would.
+func readFields(s *Scanner, r *record) {
+	var t Token
 	for s.NextChild(&t) {
 		switch string(t.Local) {
 		case "s":
@@ -43,7 +50,6 @@ func readRecord(s *Scanner, doc []byte) (record, bool) {
 			s.Skip()
 		}
 	}
-	return r, !s.Failed()
 }
 
 // checkReader checks that whatever record the Scanner reads from doc, encoding/xml reads too,
