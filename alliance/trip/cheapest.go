@@ -3,6 +3,7 @@ package trip
 import (
 	"cmp"
 	"container/heap"
+	"math"
 	"slices"
 
 	"flightalliance/alliance/flight"
@@ -39,16 +40,16 @@ func Cheapest(q Query, fromSrc, toDst []flight.Flight, k int) (trips []Trip, tot
 	// Each connecting airport's first legs by price, with the cheapest over all of them.
 	byPrice := make(map[string][]int32, len(in.byVia))
 	var cheapestFirst flight.Cents
+	var keys []uint64
 	for via, firsts := range in.byVia {
-		sorted := slices.Clone(firsts)
-		slices.SortFunc(sorted, func(a, b int32) int { return cmp.Compare(fromSrc[a].Price, fromSrc[b].Price) })
+		var sorted []int32
+		sorted, keys = priceOrder(firsts, fromSrc, keys)
 		byPrice[via] = sorted
 		if p := fromSrc[sorted[0]].Price; len(byPrice) == 1 || p < cheapestFirst {
 			cheapestFirst = p
 		}
 	}
-	seconds := slices.Clone(in.seconds)
-	slices.SortFunc(seconds, func(a, b int32) int { return cmp.Compare(toDst[a].Price, toDst[b].Price) })
+	seconds, _ := priceOrder(in.seconds, toDst, keys)
 	for _, j := range seconds {
 		f2 := &toDst[j]
 		if len(byPrice) == 0 || best.beyond(cheapestFirst+f2.Price) {
@@ -102,4 +103,28 @@ func (h *kept) Pop() any {
 	t := h.trips[len(h.trips)-1]
 	h.trips = h.trips[:len(h.trips)-1]
 	return t
+}
+
+// priceOrder returns a copy of the positions in flights listed by price, cheapest first (equal
+// prices by position). Each price and position are sorted as one word, a price above 32 bits
+// (43 million in cents, which no flight costs) by comparing the flights; keys is scratch space,
+// returned for reuse.
+func priceOrder(positions []int32, flights []flight.Flight, keys []uint64) ([]int32, []uint64) {
+	sorted := slices.Clone(positions)
+	keys = keys[:0]
+	for _, i := range positions {
+		p := flights[i].Price
+		if p < 0 || p > math.MaxUint32 {
+			slices.SortFunc(sorted, func(a, b int32) int {
+				return cmp.Or(cmp.Compare(flights[a].Price, flights[b].Price), cmp.Compare(a, b))
+			})
+			return sorted, keys
+		}
+		keys = append(keys, uint64(p)<<32|uint64(uint32(i)))
+	}
+	slices.Sort(keys)
+	for n, k := range keys {
+		sorted[n] = int32(uint32(k))
+	}
+	return sorted, keys
 }

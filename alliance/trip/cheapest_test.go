@@ -2,6 +2,7 @@ package trip
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -108,4 +109,41 @@ func TestCheapestIsBuildCutWithTies(t *testing.T) {
 			t.Fatalf("query %+v, k %d\nCheapest %v\nBuild    %v", q, k, describe(got), describe(all[:min(k, len(all))]))
 		}
 	})
+}
+
+// Prices of 43 million and more (over 32 bits in cents) are ordered by comparing the flights
+// rather than as one word with their position (priceOrder): Cheapest still agrees with Build.
+func TestCheapestIsBuildCutWithPricesBeyondThirtyTwoBits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		schedule := genSchedule(t)
+		q := genQuery(t)
+		var fromSrc, toDst []flight.Flight
+		for _, code := range propSellers {
+			for _, f := range schedule[code] {
+				f.Price = flight.Cents(int64(f.Price%3) << 31)
+				fromSrc, toDst = append(fromSrc, f), append(toDst, f)
+			}
+		}
+		k := rapid.IntRange(1, 8).Draw(t, "k")
+		all := Build(q, fromSrc, toDst)
+		got, total := Cheapest(q, fromSrc, toDst, k)
+		if total != len(all) || !equalTrips(got, all[:min(k, len(all))]) {
+			t.Fatalf("query %+v, k %d\nCheapest %v\nBuild    %v", q, k, describe(got), describe(all[:min(k, len(all))]))
+		}
+	})
+}
+
+// priceOrder lists positions by price, equal prices by position, in one word or not.
+func TestPriceOrder(t *testing.T) {
+	for _, big := range []flight.Cents{0, 1 << 40} {
+		flights := []flight.Flight{{Price: 300 + big}, {Price: 100}, {Price: 300}, {Price: 100}, {Price: 200 + big}}
+		got, _ := priceOrder([]int32{4, 3, 2, 1, 0}, flights, nil)
+		want := []int32{1, 3, 2, 4, 0}
+		if big == 0 {
+			want = []int32{1, 3, 4, 0, 2}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("with %d added to two prices: %v, want %v", big, got, want)
+		}
+	}
 }
