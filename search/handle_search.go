@@ -58,7 +58,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var keepJSON func([]byte)
-	if keep {
+	if keep && s.conditional != nil { // nil: --answer-cache 0 keeps nothing (the buffer is pooled)
 		keepJSON = func(b []byte) { s.conditional.keep(key, keptAnswer{etags: etags, json: b}) }
 	}
 	writeAnswer(w, &m, keepJSON)
