@@ -7,8 +7,9 @@ import "flightalliance/soap/xmlcodec"
 // matched by local name in any namespace, a repeated scalar keeps its last value, a slice gets
 // an item per occurrence and stays nil without any, unknown children and the element's own
 // text are skipped (xmlcodec's NextChild, Skip, Text, Int and Bool read as Unmarshal reads).
-// Keep them in step with types.go, as the encoder (codec_encode.go): TestCodecKnowsEveryField
-// fails for a field either of them lacks.
+// flight, leg and trip first read the fields the encoder writes, in its order, by name
+// (codec_decode_plain.go). Keep them in step with types.go, as the encoder (codec_encode.go):
+// TestCodecKnowsEveryField fails for a field either of them lacks.
 
 func (d *decoder) getTrips(r *GetTripsResponse) {
 	var t xmlcodec.Token
