@@ -53,6 +53,29 @@ func AppendOmitEmpty(b []byte, name string, list []string) []byte {
 // (printer.EscapeString): the five markup characters, tab and line ends as references, and
 // every byte that is not UTF-8 or not an XML character as U+FFFD.
 func AppendText(b []byte, s string) []byte {
+	// Most text (codes, instants, prices) is written as it is: found so a byte at a time, with
+	// one append, before the general loop.
+	i := 0
+	for i < len(s) && asIs[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		return append(b, s...)
+	}
+	return appendEscaped(append(b, s[:i]...), s[i:])
+}
+
+// asIs is true for the bytes AppendText writes as themselves without a look at what follows:
+// ASCII that is neither a control character nor one of the five markup characters.
+var asIs = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiEscape[c] == ""
+	}
+	return t
+}()
+
+// appendEscaped is AppendText's general loop.
+func appendEscaped(b []byte, s string) []byte {
 	last := 0
 	for i := 0; i < len(s); {
 		c := s[i]
