@@ -27,10 +27,11 @@ func (d *decoder) plainTrip(r *Trip, firstIndex int) int {
 
 // plainFlight reads a flight's fields as appendFlightsAs writes them, as far as they go.
 func (d *decoder) plainFlight(r *Flight) {
-	var ok bool
-	if r.Flight, ok = d.PlainUniqueText("Flight"); !ok {
+	number, ok := d.PlainUniqueText("Flight")
+	if !ok {
 		return
 	}
+	r.Flight = number
 	if d.plainTexts([]textField{{"Seller", &r.Seller}, {"Src", &r.Src}, {"Dst", &r.Dst},
 		{"Departure", &r.Departure}, {"Arrival", &r.Arrival}, {"Price", &r.Price}}) {
 		r.Seats, _ = d.PlainInt("Seats")

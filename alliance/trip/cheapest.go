@@ -106,9 +106,10 @@ func (h *kept) Pop() any {
 }
 
 // priceOrder returns a copy of the positions in flights listed by price, cheapest first (equal
-// prices by position). Each price and position are sorted as one word, a price above 32 bits
-// (43 million in cents, which no flight costs) by comparing the flights; keys is scratch space,
-// returned for reuse.
+// prices by position). Each price and position are sorted as one word; a price that does not
+// fit in 32 bits (over 4.29 billion cents, which no flight costs) or a negative one (which
+// flight.ParseCents refuses) sends the whole list to a sort comparing the flights, in the same
+// order. keys is scratch space, returned for reuse.
 func priceOrder(positions []int32, flights []flight.Flight, keys []uint64) ([]int32, []uint64) {
 	sorted := slices.Clone(positions)
 	keys = keys[:0]

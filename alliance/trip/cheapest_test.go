@@ -111,7 +111,7 @@ func TestCheapestIsBuildCutWithTies(t *testing.T) {
 	})
 }
 
-// Prices of 43 million and more (over 32 bits in cents) are ordered by comparing the flights
+// Prices over 4.29 billion cents (32 bits) are ordered by comparing the flights
 // rather than as one word with their position (priceOrder): Cheapest still agrees with Build.
 func TestCheapestIsBuildCutWithPricesBeyondThirtyTwoBits(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -135,12 +135,15 @@ func TestCheapestIsBuildCutWithPricesBeyondThirtyTwoBits(t *testing.T) {
 
 // priceOrder lists positions by price, equal prices by position, in one word or not.
 func TestPriceOrder(t *testing.T) {
-	for _, big := range []flight.Cents{0, 1 << 40} {
+	for _, big := range []flight.Cents{0, 1 << 40, -1000} {
 		flights := []flight.Flight{{Price: 300 + big}, {Price: 100}, {Price: 300}, {Price: 100}, {Price: 200 + big}}
 		got, _ := priceOrder([]int32{4, 3, 2, 1, 0}, flights, nil)
 		want := []int32{1, 3, 2, 4, 0}
-		if big == 0 {
+		switch big {
+		case 0:
 			want = []int32{1, 3, 4, 0, 2}
+		case -1000:
+			want = []int32{4, 0, 1, 3, 2} // negative prices: the comparison sort, same order
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("with %d added to two prices: %v, want %v", big, got, want)

@@ -53,8 +53,8 @@ func AppendOmitEmpty(b []byte, name string, list []string) []byte {
 // (printer.EscapeString): the five markup characters, tab and line ends as references, and
 // every byte that is not UTF-8 or not an XML character as U+FFFD.
 func AppendText(b []byte, s string) []byte {
-	// Most text (codes, instants, prices) is written as it is: found so a byte at a time, with
-	// one append, before the general loop.
+	// Most text (codes, instants, prices) needs no escaping: the bytes that surely need none are
+	// skipped one table lookup each and appended at once; the general loop takes the rest.
 	i := 0
 	for i < len(s) && asIs[s[i]] {
 		i++
@@ -66,7 +66,7 @@ func AppendText(b []byte, s string) []byte {
 }
 
 // asIs is true for the bytes AppendText writes as themselves without a look at what follows:
-// ASCII that is neither a control character nor one of the five markup characters.
+// ASCII from 0x20 on (DEL included, as encoding/xml writes it) but the five markup characters.
 var asIs = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
 		t[c] = asciiEscape[c] == ""

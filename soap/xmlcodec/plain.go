@@ -1,8 +1,8 @@
 package xmlcodec
 
 // Reading a child written plainly, the way this project's encoders write every field: the
-// start tag <name> with no prefix, attribute or space, plain text (ASCII, no reference, no
-// markup), and the end tag </name>. A reader that expects its fields in a known order asks for
+// start tag <name> with no prefix, attribute or space, plain text (bytes of plainByte: printable
+// ASCII but '<', '&' and ']'), and the end tag </name>. A reader that expects its fields in a known order asks for
 // each by name, and reads the element's general way (NextChild) from the first that is not
 // there plainly: PlainText, PlainUniqueText and PlainInt read nothing when they return false.
 // When they do read a child, it is exactly what NextChild followed by Text, UniqueText or Int
