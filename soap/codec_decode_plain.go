@@ -11,10 +11,11 @@ package soap
 // legs are shared, as far as they go, the indexes onto d.indexes as trip does; it returns where
 // the trip's indexes start there.
 func (d *decoder) plainTrip(r *Trip, firstIndex int) int {
-	var ok bool
-	if r.Price, ok = d.PlainText("Price"); !ok {
+	price, ok := d.PlainText("Price")
+	if !ok {
 		return firstIndex
 	}
+	r.Price = price
 	for {
 		k, ok := d.PlainInt("LegIndexes")
 		if !ok {

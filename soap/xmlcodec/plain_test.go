@@ -1,7 +1,6 @@
 package xmlcodec
 
 import (
-	"encoding/xml"
 	"reflect"
 	"testing"
 )
@@ -10,15 +9,10 @@ import (
 // the fields in the order s, i, then every l (PlainText, PlainInt, PlainUniqueText), as package
 // soap reads its hot types.
 func readRecordPlain(s *Scanner, doc []byte) (record, bool) {
-	s.Reset(doc)
-	var r record
-	var t Token
-	for s.Next(&t) && t.Kind != StartElement {
-	}
-	if s.Failed() || string(t.Local) != "r" {
+	r, ok := openRecord(s, doc)
+	if !ok {
 		return record{}, false
 	}
-	r.XMLName = xml.Name{Local: "r"}
 	if text, ok := s.PlainText("s"); ok {
 		r.Text = text
 		if n, ok := s.PlainInt("i"); ok {

@@ -84,18 +84,12 @@ func (s *Scanner) plainLeaf() ([]byte, bool) {
 	if s.needClose || s.bad {
 		return nil, false
 	}
-	i := s.i
-	for i < len(s.b) && plainByte[s.b[i]] {
-		i++
-	}
 	top := s.stack[len(s.stack)-1]
-	name := s.b[top.from:top.to]
-	end := i + 2 + len(name)
-	if end >= len(s.b) || s.b[i] != '<' || s.b[i+1] != '/' || s.b[end] != '>' || !bytes.Equal(s.b[i+2:end], name) {
+	text, next, ok := plainTextAndEnd(s.b, s.i, s.b[top.from:top.to])
+	if !ok {
 		return nil, false
 	}
-	text := s.b[s.i:i]
-	s.i = end + 1
+	s.i = next
 	s.stack = s.stack[:len(s.stack)-1]
 	return text, true
 }

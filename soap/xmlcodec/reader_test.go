@@ -20,17 +20,24 @@ type record struct {
 // readRecord reads doc's root element as package soap reads its types: NextChild, then Text,
 // Int or Bool by local name, Skip for the rest. It reports false when the scanner fails.
 func readRecord(s *Scanner, doc []byte) (record, bool) {
+	r, ok := openRecord(s, doc)
+	if !ok {
+		return record{}, false
+	}
+	readFields(s, &r)
+	return r, !s.Failed()
+}
+
+// openRecord reads doc up to the start of its root element, which must be <r>.
+func openRecord(s *Scanner, doc []byte) (record, bool) {
 	s.Reset(doc)
-	var r record
 	var t Token
 	for s.Next(&t) && t.Kind != StartElement {
 	}
 	if s.Failed() || string(t.Local) != "r" {
 		return record{}, false
 	}
-	r.XMLName = xml.Name{Local: "r"}
-	readFields(s, &r)
-	return r, !s.Failed()
+	return record{XMLName: xml.Name{Local: "r"}}, true
 }
 
 // readFields reads the rest of <r> into r, as Unmarshal would.
