@@ -51,7 +51,7 @@ func TestSecureAlliance(t *testing.T) {
 	})
 
 	t.Run("garbage collector target", func(t *testing.T) {
-		want := gcpercent.Choose(gcpercent.Default, false, os.Getenv("GOGC"))
+		want := gcpercent.Choose(gcpercent.Airline, false, os.Getenv("GOGC"))
 		if want.Off() {
 			t.Skip("GOGC=off: no target to check")
 		}

@@ -109,7 +109,7 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.pprof, "pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/: CPU, heap, goroutines), apart from --listen; off by default — bind it to a loopback or management address")
-	fs.IntVar(&gcPercent, "gc-percent", gcpercent.Default, gcpercent.Flag)
+	fs.IntVar(&gcPercent, "gc-percent", gcpercent.Airline, gcpercent.Flag)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open. While the token changes, a second line: the first line is sent, either is accepted. Read again on SIGHUP")
 	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
 	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")

@@ -47,7 +47,7 @@ func run(args []string, stderr io.Writer) int {
 		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
 	}
 	gcpercent.Apply(c.gc)
-	logger.Info("garbage collector target", "gc_percent", c.gc.String())
+	logger.Info("garbage collector target", "gc_percent", c.gc.String(), "memory_limit", gcpercent.MemoryLimit())
 	if c.gc.Off() {
 		logger.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC or give --gc-percent")
 	}

@@ -60,7 +60,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pprofAddr := fs.String("pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/), apart from --listen; off by default — bind it to a loopback or management address")
-	gcPercent := fs.Int("gc-percent", gcpercent.Default, gcpercent.Flag)
+	gcPercent := fs.Int("gc-percent", gcpercent.Search, gcpercent.Flag)
 	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments; an alliance on two lines may use either token), mode 0600, read again on SIGHUP; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
 	var tlsFiles pki.Files
 	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")

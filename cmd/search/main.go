@@ -51,7 +51,7 @@ func serve(ctx context.Context, c config, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
 	c.server.Logger = log
 	gcpercent.Apply(c.gc)
-	log.Info("garbage collector target", "gc_percent", c.gc.String())
+	log.Info("garbage collector target", "gc_percent", c.gc.String(), "memory_limit", gcpercent.MemoryLimit())
 	if c.gc.Off() {
 		log.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC or give --gc-percent")
 	}

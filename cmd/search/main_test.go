@@ -115,7 +115,7 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 		t.Fatalf("healthz: %d", resp.StatusCode)
 	}
 
-	// The garbage collector runs at the servers' target (gcpercent.Default) unless told otherwise.
+	// The garbage collector runs at the servers' target (gcpercent.Search) unless told otherwise.
 	resp, err = http.Get(base + "/metrics")
 	if err != nil {
 		t.Fatal(err)

@@ -6,19 +6,34 @@
 // heap that is small beside it, so that at Go's default (100) they collect every few answers. At
 // 200, BenchmarkSearchUnderLoad's whole answers went from 317–349/s to 353–377/s on a 2-core
 // machine, and the search server's peak resident memory from 393 to 457 MB (README, "Speed under
-// load"). The environment's GOGC, the standard knob, is still obeyed when it is set; a
-// --gc-percent flag outranks both.
+// load").
+//
+// The airline server's default is higher (Airline), for its tails: a delegate keeps whole lists
+// of trips (a megabyte each, a dozen pointers a trip), and each collection marks all of them. As
+// its kept lists grew past 250 MB, one collection took 160 ms, at a quarter of the cores, and the
+// searches of those 160 ms took two to three times as long (BenchmarkSearchUnderLoad: the whole
+// answers' p99 175 → 144 ms at 400, the cold pages' p99 45.9 → 36.8 ms; README, "Speed under
+// load"). The search server keeps JSON, which has no pointers to mark, and stays at Search.
+//
+// The environment's GOGC, the standard knob, is still obeyed when it is set; a --gc-percent
+// flag outranks both. GOMEMLIMIT, Go's soft memory limit, is obeyed by Go's runtime itself: the
+// collector then runs sooner as the process nears it, whatever the target.
 package gcpercent
 
 import (
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"strings"
 )
 
-// Default is the servers' target when neither the flag nor GOGC sets one.
-const Default = 200
+// Airline and Search are each server's target when neither the flag nor GOGC sets one: the
+// default of its --gc-percent flag.
+const (
+	Airline = 400
+	Search  = 200
+)
 
 // Min and Max bound what the flag takes: below Min the collector runs almost all the time, and
 // above Max the heap may grow to a hundred times the live data. Turning the collector off is not
@@ -28,8 +43,8 @@ const (
 	Max = 10000
 )
 
-// Flag is the --gc-percent flag's help, for both servers.
-const Flag = "garbage collector target (Go's GOGC): how far the heap grows past the live data between collections, in percent of it, 25 to 10000; default 200, or $GOGC when set — higher is faster under load and takes more memory"
+// Flag is the --gc-percent flag's help, for both servers (the flag gives its default).
+const Flag = "garbage collector target (Go's GOGC): how far the heap grows past the live data between collections, in percent of it, 25 to 10000; $GOGC when set — higher is faster under load and takes more memory ($GOMEMLIMIT bounds it)"
 
 // Choice is the target a server runs with and where it came from.
 type Choice struct {
@@ -58,8 +73,9 @@ func Check(percent int) error {
 	return nil
 }
 
-// Choose is the target for a flag value (flagSet: given on the command line) and the GOGC
-// environment variable (env, "" when unset). It is pure: Apply applies it.
+// Choose is the target for a flag value (flagSet: given on the command line; otherwise the flag's
+// default, the server's) and the GOGC environment variable (env, "" when unset). It is pure:
+// Apply applies it.
 func Choose(flagValue int, flagSet bool, env string) Choice {
 	switch {
 	case flagSet:
@@ -72,13 +88,22 @@ func Choose(flagValue int, flagSet bool, env string) Choice {
 		if n, err := strconv.Atoi(v); err == nil {
 			return Choice{Percent: n, Source: "GOGC"} // as Go's runtime read it, unchecked
 		}
-		// Go's runtime reads a GOGC it does not understand as 100; the servers' default stands.
-		return Choice{Percent: Default, Source: "default; GOGC " + strconv.Quote(v) + " is not a number"}
+		// Go's runtime reads a GOGC it does not understand as 100; the server's default stands.
+		return Choice{Percent: flagValue, Source: "default; GOGC " + strconv.Quote(v) + " is not a number"}
 	}
-	return Choice{Percent: Default, Source: "default"}
+	return Choice{Percent: flagValue, Source: "default"}
 }
 
 // Apply sets the collector's target to c's.
 func Apply(c Choice) {
 	debug.SetGCPercent(c.Percent)
+}
+
+// MemoryLimit is Go's soft memory limit as the start-up log gives it: "none", or its bytes as
+// $GOMEMLIMIT set it (Go's runtime reads it itself).
+func MemoryLimit() string {
+	if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
+		return fmt.Sprintf("%d MiB (GOMEMLIMIT)", n>>20)
+	}
+	return "none"
 }

@@ -1,6 +1,7 @@
 package gcpercent
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -13,13 +14,14 @@ func TestChooseTakesTheFlagThenGOGCThenTheDefault(t *testing.T) {
 		env     string
 		want    Choice
 	}{
-		{"nothing set", Default, false, "", Choice{Default, "default"}},
-		{"GOGC set", Default, false, "400", Choice{400, "GOGC"}},
-		{"GOGC with spaces", Default, false, " 150 ", Choice{150, "GOGC"}},
-		{"GOGC off", Default, false, "off", Choice{-1, "GOGC"}},
-		{"GOGC not a number", Default, false, "lots", Choice{Default, `default; GOGC "lots" is not a number`}},
+		{"nothing set", Search, false, "", Choice{Search, "default"}},
+		{"nothing set, the airline's default", Airline, false, "", Choice{Airline, "default"}},
+		{"GOGC set", Search, false, "400", Choice{400, "GOGC"}},
+		{"GOGC with spaces", Search, false, " 150 ", Choice{150, "GOGC"}},
+		{"GOGC off", Search, false, "off", Choice{-1, "GOGC"}},
+		{"GOGC not a number", Airline, false, "lots", Choice{Airline, `default; GOGC "lots" is not a number`}},
 		{"the flag outranks GOGC", 300, true, "50", Choice{300, "--gc-percent"}},
-		{"the flag at the default value, given", Default, true, "50", Choice{Default, "--gc-percent"}},
+		{"the flag at the default value, given", Search, true, "50", Choice{Search, "--gc-percent"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Choose(tc.flag, tc.flagSet, tc.env); got != tc.want {
@@ -30,7 +32,7 @@ func TestChooseTakesTheFlagThenGOGCThenTheDefault(t *testing.T) {
 }
 
 func TestCheckRefusesValuesOutsideTheRange(t *testing.T) {
-	for _, ok := range []int{Min, Default, Max} {
+	for _, ok := range []int{Min, Search, Airline, Max} {
 		if err := Check(ok); err != nil {
 			t.Errorf("Check(%d) = %v, want nil", ok, err)
 		}
@@ -53,12 +55,24 @@ func TestApplySetsTheTarget(t *testing.T) {
 
 func TestChoiceSaysWhereItCameFrom(t *testing.T) {
 	for c, want := range map[Choice]string{
-		{Default, "default"}: "200 (default)",
-		{400, "GOGC"}:        "400 (GOGC)",
-		{-1, "GOGC"}:         "off (GOGC)",
+		{Search, "default"}: "200 (default)",
+		{400, "GOGC"}:       "400 (GOGC)",
+		{-1, "GOGC"}:        "off (GOGC)",
 	} {
 		if got := c.String(); got != want {
 			t.Errorf("%+v.String() = %q, want %q", c, got, want)
 		}
+	}
+}
+
+func TestMemoryLimitSaysWhatGoRunsWith(t *testing.T) {
+	before := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(before)
+	if got := MemoryLimit(); got != "none" {
+		t.Errorf("with no limit: %q, want none", got)
+	}
+	debug.SetMemoryLimit(6 << 30)
+	if got, want := MemoryLimit(), "6144 MiB (GOMEMLIMIT)"; got != want {
+		t.Errorf("with a limit of 6 GiB: %q, want %q", got, want)
 	}
 }
