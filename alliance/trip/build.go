@@ -47,11 +47,10 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 			found = append(found, joined{price: in.first[k].Price + f2.Price, arrives: arrives, one: k, two: j})
 		}
 	}
-	slices.SortFunc(found, in.compare)
 	legs := arena{free: make([]flight.Flight, 2*n-len(in.directs))} // every leg, in one allocation
 	trips := make([]Trip, len(found))
-	for i, t := range found {
-		trips[i] = in.trip(t, &legs)
+	for i, k := range in.order(found) {
+		trips[i] = in.trip(found[k], &legs)
 	}
 	return trips
 }

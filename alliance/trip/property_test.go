@@ -163,6 +163,35 @@ func TestBuildMatchesReference(t *testing.T) {
 	})
 }
 
+// Build agrees with the reference whatever the prices: all alike (most trips tied on price and
+// arrival, ordered by the rest), spread wider than one word holds beside the arrivals and the
+// positions (the comparison sort), or negative (which flight.ParseCents refuses).
+func TestBuildMatchesReferenceWithPricesOfEveryRange(t *testing.T) {
+	for name, price := range map[string]func(flight.Cents) flight.Cents{
+		"alike":                   func(p flight.Cents) flight.Cents { return 100 * (p / 100 % 2) },
+		"wider than 64 bits hold": func(p flight.Cents) flight.Cents { return p << 40 },
+		"negative":                func(p flight.Cents) flight.Cents { return -p },
+	} {
+		t.Run(name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				schedule := genSchedule(t)
+				q := genQuery(t)
+				var all []flight.Flight
+				for _, code := range propSellers {
+					for _, f := range schedule[code] {
+						f.Price = price(f.Price)
+						all = append(all, f)
+					}
+				}
+				want := reference(q, all)
+				if got := Build(q, all, all); !equalTrips(got, want) {
+					t.Fatalf("query %+v\nBuild     %v\nreference %v", q, describe(got), describe(want))
+				}
+			})
+		})
+	}
+}
+
 func describe(trips []Trip) []string {
 	var out []string
 	for _, t := range trips {
