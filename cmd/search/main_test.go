@@ -72,7 +72,8 @@ var listeningRe = regexp.MustCompile(`msg="search server listening" addr=(\S+)`)
 // serves, sends SIGTERM and expects exit status 0.
 func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "--listen", "127.0.0.1:0", "--registration-ttl", "5s", "--log-level", "debug")
-	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1", "GOGC=") // GOGC unset: the default target
+	// GOGC unset: the default target; a soft memory limit, which the start-up log must give.
+	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1", "GOGC=", "GOMEMLIMIT=3GiB")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +144,9 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 		}
 		if !strings.Contains(logs.String(), "shutting down") || !strings.Contains(logs.String(), "route=/healthz") {
 			t.Errorf("logs lack the request log or the shutdown:\n%s", logs.String())
+		}
+		if want := `gc_percent="200 (default)" memory_limit="3072 MiB (GOMEMLIMIT)"`; !strings.Contains(logs.String(), want) {
+			t.Errorf("the start-up log lacks %s:\n%s", want, logs.String())
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no exit 20s after SIGTERM")
