@@ -11,9 +11,9 @@
 // The airline server's default is higher (Airline), for its tails: a delegate keeps whole lists
 // of trips (a megabyte each, a dozen pointers a trip), and each collection marks all of them. As
 // its kept lists grew past 250 MB, one collection took 160 ms, at a quarter of the cores, and the
-// searches of those 160 ms took two to three times as long (BenchmarkSearchUnderLoad: the whole
-// answers' p99 175 → 144 ms at 400, the cold pages' p99 45.9 → 36.8 ms; README, "Speed under
-// load"). The search server keeps JSON, which has no pointers to mark, and stays at Search.
+// searches of those 160 ms took two to three times as long (BenchmarkSearchUnderLoad, six pairs
+// of runs, 200 against 400: the whole answers' p99 205 → 157 ms, the cold pages' p99 43.8 →
+// 39.9 ms, medians; README, "Speed under load"). The search server keeps JSON, which has no pointers to mark, and stays at Search.
 //
 // The environment's GOGC, the standard knob, is still obeyed when it is set; a --gc-percent
 // flag outranks both. GOMEMLIMIT, Go's soft memory limit, is obeyed by Go's runtime itself: the
