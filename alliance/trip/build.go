@@ -58,7 +58,7 @@ func Build(q Query, fromSrc, toDst []flight.Flight) []Trip {
 // joined is a trip the join found, before it is made: its price, when it arrives (in whole
 // seconds: trips that tie on both are compared whole) and its flights — a direct flight (one, as
 // in directs; two is −1) or a connection's first leg (one, in first) and second (two, in second).
-// Sorting these rather than trips moves 24 bytes a trip and reads no leg for most comparisons.
+// They are sorted as words (order) and made in that order: the sort reads no leg for most trips.
 type joined struct {
 	price    flight.Cents
 	arrives  int64

@@ -163,14 +163,16 @@ func TestBuildMatchesReference(t *testing.T) {
 	})
 }
 
-// Build agrees with the reference whatever the prices: all alike (most trips tied on price and
-// arrival, ordered by the rest), spread wider than one word holds beside the arrivals and the
-// positions (the comparison sort), or negative (which flight.ParseCents refuses).
+// Build agrees with the reference whatever the prices: two prices only (many trips tied on
+// price and arrival, ordered by the rest), spread wider than one word holds beside the arrivals
+// and the positions (the comparison sort), all negative, and of both signs (the word sort must
+// count from the cheapest).
 func TestBuildMatchesReferenceWithPricesOfEveryRange(t *testing.T) {
 	for name, price := range map[string]func(flight.Cents) flight.Cents{
-		"alike":                   func(p flight.Cents) flight.Cents { return 100 * (p / 100 % 2) },
+		"two prices":              func(p flight.Cents) flight.Cents { return 100 * (p / 100 % 2) },
 		"wider than 64 bits hold": func(p flight.Cents) flight.Cents { return p << 40 },
 		"negative":                func(p flight.Cents) flight.Cents { return -p },
+		"both signs":              func(p flight.Cents) flight.Cents { return p - 1050 },
 	} {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/internal/gcpercent"
 )
 
 // TestConfigRefusesBadFlags: every command line the config step refuses is refused with an error
@@ -91,6 +93,7 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 // flags' help promises, and the advertised addresses, TLS and a disabled cache reach the
 // machine's configuration.
 func TestConfigBuildsTheMachine(t *testing.T) {
+	t.Setenv("GOGC", "") // the garbage collector's target: the airline server's own default
 	c, err := parseConfig([]string{"--name", "m1", "--alliance", "star", "--seller", "LY=ly.csv", "--seller", "UA=ua.csv",
 		"--join", "http://a:1,http://b:2", "--join", "http://c:3"}, new(bytes.Buffer))
 	if err != nil {
@@ -113,6 +116,8 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("token %q, TLS %+v, start timeout %s", cfg.Token, cfg.TLS, m.StartTimeout)
 	case m.TickMs != 100 || m.ElectionMs != 1000:
 		t.Errorf("etcd's heartbeat %dms and election timeout %dms, want etcd's defaults 100ms and 1000ms", m.TickMs, m.ElectionMs)
+	case c.gc != (gcpercent.Choice{Percent: 400, Source: "default"}):
+		t.Errorf("garbage collector target %s, want 400 (default)", c.gc)
 	}
 	if w := timerWarnings(c); len(w) > 0 {
 		t.Errorf("the defaults warn: %q", w)

@@ -13,7 +13,8 @@
 // its kept lists grew past 250 MB, one collection took 160 ms, at a quarter of the cores, and the
 // searches of those 160 ms took two to three times as long (BenchmarkSearchUnderLoad, six pairs
 // of runs, 200 against 400: the whole answers' p99 205 → 157 ms, the cold pages' p99 43.8 →
-// 39.9 ms, medians; README, "Speed under load"). The search server keeps JSON, which has no pointers to mark, and stays at Search.
+// 39.9 ms, medians; README, "Speed under load"). The search server keeps JSON, which has no
+// pointers to mark, and stays at Search.
 //
 // The environment's GOGC, the standard knob, is still obeyed when it is set; a --gc-percent
 // flag outranks both. GOMEMLIMIT, Go's soft memory limit, is obeyed by Go's runtime itself: the
@@ -44,7 +45,7 @@ const (
 )
 
 // Flag is the --gc-percent flag's help, for both servers (the flag gives its default).
-const Flag = "garbage collector target (Go's GOGC): how far the heap grows past the live data between collections, in percent of it, 25 to 10000; $GOGC when set — higher is faster under load and takes more memory ($GOMEMLIMIT bounds it)"
+const Flag = "garbage collector target (Go's GOGC): how far the heap grows past the live data between collections, in percent of it, 25 to 10000; when not given, $GOGC if set, else this default — higher is faster under load and takes more memory ($GOMEMLIMIT, Go's soft memory limit, makes it collect sooner near the limit)"
 
 // Choice is the target a server runs with and where it came from.
 type Choice struct {
@@ -83,12 +84,13 @@ func Choose(flagValue int, flagSet bool, env string) Choice {
 	case strings.TrimSpace(env) != "":
 		v := strings.TrimSpace(env)
 		if v == "off" {
-			return Choice{Percent: -1, Source: "GOGC"} // as Go's runtime read it: no collection
+			return Choice{Percent: -1, Source: "GOGC"} // no collection, as Go's runtime reads it
 		}
-		if n, err := strconv.Atoi(v); err == nil {
-			return Choice{Percent: n, Source: "GOGC"} // as Go's runtime read it, unchecked
+		// A whole number as Go's runtime reads one (a 32-bit int; negative is off), spaces around
+		// it allowed. Anything else Go's runtime reads as 100; the server's default stands.
+		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
+			return Choice{Percent: int(n), Source: "GOGC"}
 		}
-		// Go's runtime reads a GOGC it does not understand as 100; the server's default stands.
 		return Choice{Percent: flagValue, Source: "default; GOGC " + strconv.Quote(v) + " is not a number"}
 	}
 	return Choice{Percent: flagValue, Source: "default"}
@@ -99,11 +101,15 @@ func Apply(c Choice) {
 	debug.SetGCPercent(c.Percent)
 }
 
-// MemoryLimit is Go's soft memory limit as the start-up log gives it: "none", or its bytes as
-// $GOMEMLIMIT set it (Go's runtime reads it itself).
+// MemoryLimit is Go's soft memory limit as the start-up log gives it: "none", or the limit
+// $GOMEMLIMIT set (Go's runtime reads it itself), in MiB when it is whole MiB, else in bytes.
 func MemoryLimit() string {
-	if n := debug.SetMemoryLimit(-1); n != math.MaxInt64 {
+	switch n := debug.SetMemoryLimit(-1); {
+	case n == math.MaxInt64:
+		return "none"
+	case n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB (GOMEMLIMIT)", n>>20)
+	default:
+		return fmt.Sprintf("%d bytes (GOMEMLIMIT)", n)
 	}
-	return "none"
 }

@@ -20,6 +20,8 @@ func TestChooseTakesTheFlagThenGOGCThenTheDefault(t *testing.T) {
 		{"GOGC with spaces", Search, false, " 150 ", Choice{150, "GOGC"}},
 		{"GOGC off", Search, false, "off", Choice{-1, "GOGC"}},
 		{"GOGC not a number", Airline, false, "lots", Choice{Airline, `default; GOGC "lots" is not a number`}},
+		{"GOGC beyond 32 bits", Airline, false, "4294967296", Choice{Airline, `default; GOGC "4294967296" is not a number`}},
+		{"GOGC negative", Search, false, "-1", Choice{-1, "GOGC"}},
 		{"the flag outranks GOGC", 300, true, "50", Choice{300, "--gc-percent"}},
 		{"the flag at the default value, given", Search, true, "50", Choice{Search, "--gc-percent"}},
 	} {
@@ -71,8 +73,10 @@ func TestMemoryLimitSaysWhatGoRunsWith(t *testing.T) {
 	if got := MemoryLimit(); got != "none" {
 		t.Errorf("with no limit: %q, want none", got)
 	}
-	debug.SetMemoryLimit(6 << 30)
-	if got, want := MemoryLimit(), "6144 MiB (GOMEMLIMIT)"; got != want {
-		t.Errorf("with a limit of 6 GiB: %q, want %q", got, want)
+	for limit, want := range map[int64]string{6 << 30: "6144 MiB (GOMEMLIMIT)", 1500000000: "1500000000 bytes (GOMEMLIMIT)"} {
+		debug.SetMemoryLimit(limit)
+		if got := MemoryLimit(); got != want {
+			t.Errorf("with a limit of %d bytes: %q, want %q", limit, got, want)
+		}
 	}
 }
