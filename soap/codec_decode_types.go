@@ -137,9 +137,7 @@ func (d *decoder) appendFlight(list []Flight) []Flight {
 	before := d.Remaining()
 	var first Flight
 	d.flight(&first)
-	list = make([]Flight, 1, min(before/max(before-d.Remaining(), 1)+1, maxFlightsGuess))
-	list[0] = first
-	return list
+	return newFlightList(first, min(before/max(before-d.Remaining(), 1)+1, maxFlightsGuess))
 }
 
 // maxFlightsGuess bounds the flights appendFlight allocates room for from the size of the first.
