@@ -137,7 +137,9 @@ func (d *decoder) appendFlight(list []Flight) []Flight {
 	before := d.Remaining()
 	var first Flight
 	d.flight(&first)
-	return newFlightList(first, min(before/max(before-d.Remaining(), 1)+1, maxFlightsGuess))
+	list = make([]Flight, 1, min(before/max(before-d.Remaining(), 1)+1, maxFlightsGuess))
+	list[0] = first
+	return list
 }
 
 // maxFlightsGuess bounds the flights appendFlight allocates room for from the size of the first.

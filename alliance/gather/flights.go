@@ -135,8 +135,7 @@ func (s *Search) complete(ctx context.Context, q trip.Query, want []string, list
 // joinLists puts the lists of the sellers in want with both sides together, in want's order,
 // each side copied once into a list of exactly its size (the join reads them many times; a list
 // grown by appending holder after holder would be copied again at every doubling); missing is
-// the others, sorted, never nil. The lists' arrays are the caller's to give back once it has
-// joined them (releaseJoined).
+// the others, sorted, never nil.
 func joinLists(want []string, lists map[string]*sellerLists) (fromSrc, toDst []flight.Flight, missing []string) {
 	nSrc, nDst := 0, 0
 	missing = []string{}
@@ -147,7 +146,7 @@ func joinLists(want []string, lists map[string]*sellerLists) (fromSrc, toDst []f
 			missing = append(missing, sel)
 		}
 	}
-	fromSrc, toDst = joinedList(nSrc), joinedList(nDst) // given back by the caller (releaseJoined)
+	fromSrc, toDst = make([]flight.Flight, 0, nSrc), make([]flight.Flight, 0, nDst)
 	for _, sel := range want {
 		if l := lists[sel]; l.have == BothSides {
 			fromSrc, toDst = append(fromSrc, l.src...), append(toDst, l.dst...)

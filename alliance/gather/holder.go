@@ -27,14 +27,12 @@ func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, side
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		defer soap.ReleaseFlights(resp.Flights)
 		return bothSides(sellers, resp.Sellers, resp.Sellers, resp.Flights, nil)
 	case ToDst:
 		resp, err := client.RelevantByDst(ctx, soap.RelevantByDstRequest{Dst: q.Dst, Date: date, Sellers: sellers, Versions: versions})
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		defer soap.ReleaseFlights(resp.Flights)
 		return bothSides(sellers, resp.Sellers, resp.Sellers, nil, resp.Flights)
 	}
 	both, err := client.RelevantFlights(ctx, soap.RelevantFlightsRequest{Src: q.Src, Dst: q.Dst, Date: date, Sellers: sellers, Versions: versions})
@@ -44,7 +42,6 @@ func AskHolder(ctx context.Context, client *soap.IntraClient, q trip.Query, side
 	case err != nil:
 		return nil, nil, nil, err
 	}
-	defer soap.ReleaseFlights(both.FromSrc, both.ToDst)
 	return bothSides(sellers, both.Sellers, both.Sellers, both.FromSrc, both.ToDst)
 }
 
@@ -65,13 +62,11 @@ func askBySides(ctx context.Context, client *soap.IntraClient, q trip.Query, sel
 	if err := errors.Join(errSrc, errDst); err != nil {
 		return nil, nil, nil, err
 	}
-	defer soap.ReleaseFlights(bySrc.Flights, byDst.Flights)
 	return bothSides(sellers, bySrc.Sellers, byDst.Sellers, bySrc.Flights, byDst.Flights)
 }
 
 // bothSides is what a holder's answer covers of the sellers asked: those it answered for on both
-// sides (srcSellers, dstSellers), and their flights of each side, parsed (copied: the answer's
-// lists are given back once it returns, soap.ReleaseFlights).
+// sides (srcSellers, dstSellers), and their flights of each side, parsed.
 func bothSides(sellers, srcSellers, dstSellers []string, fromSrc, toDst []soap.Flight) (src, dst []flight.Flight, covered []string, err error) {
 	for _, s := range sellers {
 		if slices.Contains(srcSellers, s) && slices.Contains(dstSellers, s) {

@@ -49,7 +49,6 @@ func (s *Search) computeOnce(ctx context.Context, q trip.Query, key string, gen 
 		} else {
 			c.list = newTripList(trip.Build(q, fromSrc, toDst))
 		}
-		releaseJoined(fromSrc, toDst) // the trips hold copies of their flights
 		if len(missing) == 0 {
 			if c.list.whole() {
 				if c.kept = s.cache.add(key, c.list, gen); c.kept {
