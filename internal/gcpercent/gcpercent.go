@@ -78,11 +78,11 @@ func Check(percent int) error {
 // default, the server's) and the GOGC environment variable (env, "" when unset). It is pure:
 // Apply applies it.
 func Choose(flagValue int, flagSet bool, env string) Choice {
+	v := strings.TrimSpace(env)
 	switch {
 	case flagSet:
 		return Choice{Percent: flagValue, Source: "--gc-percent"}
-	case strings.TrimSpace(env) != "":
-		v := strings.TrimSpace(env)
+	case v != "":
 		if v == "off" {
 			return Choice{Percent: -1, Source: "GOGC"} // no collection, as Go's runtime reads it
 		}
@@ -91,7 +91,7 @@ func Choose(flagValue int, flagSet bool, env string) Choice {
 		if n, err := strconv.ParseInt(v, 10, 32); err == nil {
 			return Choice{Percent: int(n), Source: "GOGC"}
 		}
-		return Choice{Percent: flagValue, Source: "default; GOGC " + strconv.Quote(v) + " is not a number"}
+		return Choice{Percent: flagValue, Source: "default; GOGC " + strconv.Quote(v) + " is not a whole number of 32 bits"}
 	}
 	return Choice{Percent: flagValue, Source: "default"}
 }
