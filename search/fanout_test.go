@@ -161,6 +161,7 @@ func TestAnotherAlliancesAnswerIsNotThisAlliances(t *testing.T) {
 	if a := ts.search(t, query); !a.Complete || len(a.Trips) != len(starTrips.Trips) || alt.calls.Load() != 1 {
 		t.Fatalf("with another alliance's answer first and this one's alternate: %+v (the alternate asked %d times)", a, alt.calls.Load())
 	}
+	ts = startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: time.Minute}) // a refresh would keep alt as a fallback
 	ts.register(t, "star", impostor.URI)
 	a := ts.search(t, query)
 	if st, _ := status(a, "star"); a.Complete || len(a.Trips) != 0 || !strings.Contains(st.Error, `alliance "oneworld", not "star"`) {

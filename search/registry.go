@@ -31,7 +31,10 @@ type Registration struct {
 // (it registered on a view of the alliance that lagged, seeing nobody before it) and die or be
 // cut off right after; the real delegate refreshes only seconds later. Until then the searches
 // still reach a machine that answers: the delegate it replaced, asked after the new line while
-// nobody of that line has answered (fallbackUsable).
+// nobody of that line has answered (fallbackUsable). Likewise the alternates a delegate's refresh
+// no longer names: its view can lose the other machines for a moment (their sessions ended
+// together, as when etcd's resumed old leader revokes every lease, etcd-io/etcd#15247), and it
+// can be paused or cut off right after, before they register again.
 type Fallback struct {
 	URI   string    `json:"uri"`
 	Until time.Time `json:"until"`
@@ -58,9 +61,9 @@ func NewRegistry(ttl time.Duration, now func() time.Time) *Registry {
 
 // Register adds or refreshes the registration of alliance name. A different URI replaces the
 // old registration (RegisteredAt restarts), whose delegate and alternates become fallbacks
-// (Previous); the same URI only refreshes it. Either way the alternates are the ones given now,
-// and fallbacks are kept until they lapse. It returns the new registration and the URI it
-// replaced, if any.
+// (Previous); the same URI only refreshes it, and the alternates it no longer names become
+// fallbacks. Either way the alternates are the ones given now, and fallbacks are kept until they
+// lapse. It returns the new registration and the URI it replaced, if any.
 func (r *Registry) Register(name, uri string, alternates ...string) (reg Registration, replacedURI string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -81,8 +84,8 @@ func (r *Registry) Register(name, uri string, alternates ...string) (reg Registr
 }
 
 // fallbacks are the fallbacks of reg, which replaces or refreshes old at now: old's own delegate
-// and alternates when reg replaces it (until old's expiry), then old's fallbacks that have not
-// lapsed; none that reg already names, none twice, at most maxFallbacks.
+// when reg replaces it and old's alternates (until old's expiry), then old's fallbacks that have
+// not lapsed; none that reg already names, none twice, at most maxFallbacks.
 func fallbacks(reg, old Registration, now time.Time) []Fallback {
 	var out []Fallback
 	seen := map[string]bool{reg.URI: true}
@@ -95,11 +98,9 @@ func fallbacks(reg, old Registration, now time.Time) []Fallback {
 			out = append(out, f)
 		}
 	}
-	if old.URI != reg.URI {
-		add(Fallback{URI: old.URI, Until: old.ExpiresAt})
-		for _, uri := range old.Alternates {
-			add(Fallback{URI: uri, Until: old.ExpiresAt})
-		}
+	add(Fallback{URI: old.URI, Until: old.ExpiresAt}) // reg's own URI on a refresh: not added
+	for _, uri := range old.Alternates {
+		add(Fallback{URI: uri, Until: old.ExpiresAt})
 	}
 	for _, f := range old.Previous {
 		add(f)

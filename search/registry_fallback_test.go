@@ -80,6 +80,64 @@ func TestReplacedDelegateStaysAFallbackUntilItsRegistrationWouldHaveLapsed(t *te
 	}
 }
 
+// A delegate's view can lose the other machines for a moment — etcd's old leader, resumed after
+// a pause, revokes every lease (etcd-io/etcd#15247) — and its refresh then names no alternates.
+// The ones it named stay, as fallbacks, until its former registration would have lapsed; one it
+// names again is an alternate, not also a fallback.
+func TestAlternatesARefreshDropsStayFallbacks(t *testing.T) {
+	const (
+		m1 = "https://10.0.0.1:8101/Services/SellerService"
+		m2 = "https://10.0.0.2:8101/Services/SellerService"
+		m3 = "https://10.0.0.3:8101/Services/SellerService"
+	)
+	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	r := NewRegistry(30*time.Second, clk.now)
+	r.Register("star", m1, m2, m3)
+	clk.advance(10 * time.Second)
+	reg, replaced := r.Register("star", m1)
+	want := []Fallback{{m2, clk.now().Add(20 * time.Second)}, {m3, clk.now().Add(20 * time.Second)}}
+	if replaced != "" || !slices.Equal(reg.Previous, want) {
+		t.Fatalf("refresh without alternates: replaced %q, fallbacks %+v; want none replaced, fallbacks %+v", replaced, reg.Previous, want)
+	}
+	if got := r.All()[0].targets(); !slices.Equal(got, []string{m1, m2, m3}) {
+		t.Fatalf("targets = %v, want the delegate, then the alternates it dropped", got)
+	}
+	clk.advance(5 * time.Second)
+	reg, _ = r.Register("star", m1, m3)
+	if want := []Fallback{{m2, clk.now().Add(15 * time.Second)}}; !slices.Equal(reg.Previous, want) {
+		t.Fatalf("refresh naming m3 again: fallbacks %+v, want %+v", reg.Previous, want)
+	}
+	clk.advance(15 * time.Second)
+	if got := r.All()[0].targets(); !slices.Equal(got, []string{m1, m3}) {
+		t.Fatalf("targets once the dropped alternate lapsed = %v, want [m1 m3]", got)
+	}
+}
+
+// Over HTTP, as in TestAnswersStayCompleteWhileTheEtcdLeaderIsPaused: the delegate refreshes
+// naming no alternates, then goes silent (paused). The search answers complete from an alternate
+// it dropped, after the hedge delay rather than the delegate timeout.
+func TestSearchAsksTheDroppedAlternatesWhenTheDelegateIsSilent(t *testing.T) {
+	paused := startDelegate(t, stuckUntilCancelled)
+	alt := startDelegate(t, answer(starTrips))
+	ts := startSearch(t, Config{DelegateTimeout: time.Minute, HedgeDelay: 50 * time.Millisecond})
+	ts.registerWithAlternates(t, "star", paused.URI, alt.URI)
+	ts.registerWithAlternates(t, "star", paused.URI)
+
+	done := make(chan Answer, 1)
+	go func() { done <- ts.search(t, query) }()
+	select {
+	case a := <-done:
+		if st, _ := status(a, "star"); !a.Complete || !st.Complete || len(a.Trips) != len(starTrips.Trips) {
+			t.Fatalf("answer with a silent delegate: %+v", a)
+		}
+	case <-time.After(30 * time.Second): // the delegate timeout is a minute
+		t.Fatal("the dropped alternate was not asked while the delegate stayed silent")
+	}
+	if paused.calls.Load() != 1 || alt.calls.Load() != 1 {
+		t.Errorf("calls: delegate %d, dropped alternate %d; want 1, 1", paused.calls.Load(), alt.calls.Load())
+	}
+}
+
 func TestFallbacksAreBounded(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
 	r := NewRegistry(30*time.Second, clk.now)
