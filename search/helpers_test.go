@@ -134,6 +134,21 @@ func (ts *testServer) search(t testing.TB, query string) Answer {
 	return a
 }
 
+// searchSoon is search, failing the test with why when no answer comes within 30 s: the tests
+// that use it set the delegate timeout to a minute, so that only a hedge answers sooner.
+func (ts *testServer) searchSoon(t testing.TB, query, why string) Answer {
+	t.Helper()
+	done := make(chan Answer, 1)
+	go func() { done <- ts.search(t, query) }()
+	select {
+	case a := <-done:
+		return a
+	case <-time.After(30 * time.Second):
+		t.Fatal(why)
+		return Answer{}
+	}
+}
+
 func (ts *testServer) list(t testing.TB) RegistrationList {
 	t.Helper()
 	code, b := do(t, http.MethodGet, ts.URL+"/Services/FlightsSearchReg/", "")
