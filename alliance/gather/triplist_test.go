@@ -59,7 +59,7 @@ func TestTripListPage(t *testing.T) {
 			}
 			want[i].Legs = legs
 		}
-		wantWire := toWireTrips(want, "star")
+		wantWire := wireOf(want)
 		for _, cached := range []bool{true, false} {
 			page, total := list.page(ctl, "star", cached)
 			got, _ := withSeatsLeft(page, seats)
@@ -76,11 +76,23 @@ func TestTripListPage(t *testing.T) {
 				t.Fatalf("shared, cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, resp.Trips, wantWire)
 			}
 		}
-		if list.wire != nil && !reflect.DeepEqual(list.wire, toWireTrips(trips, "star")) {
+		if list.wire != nil && !reflect.DeepEqual(list.wire, wireOf(trips)) {
 			t.Fatal("filling in the seats left changed the cached form")
 		}
-		if list.shared.trips != nil && !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
+		if list.shared.trips != nil && !reflect.DeepEqual(list.shared, sharedOf(trips)) {
 			t.Fatal("filling in the seats left changed the cached shared form")
 		}
 	}
+}
+
+// wireOf and sharedOf are the SOAP forms, inline and shared, of every trip of trips, converted
+// afresh.
+func wireOf(trips []trip.Trip) []soap.Trip {
+	l := trip.NewList(trips)
+	return toWireTrips(l, firstTrips(l.Len()), "star")
+}
+
+func sharedOf(trips []trip.Trip) sharedTrips {
+	l := trip.NewList(trips)
+	return toSharedTrips(l, firstTrips(l.Len()), "star")
 }
