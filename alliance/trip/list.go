@@ -33,8 +33,8 @@ type row struct {
 // of one Build or Cheapest do; otherwise when their flights are equal. It panics on a trip of more
 // than two legs, which neither makes.
 func NewList(trips []Trip) List {
-	l := List{rows: make([]row, len(trips))}
-	seen := newFlightIndex(trips)
+	seen, distinct := newFlightIndex(trips)
+	l := List{rows: make([]row, len(trips)), flights: make([]flight.Flight, 0, distinct)}
 	for i := range trips {
 		t := &trips[i]
 		if len(t.Legs) > len(t.Refs) {
@@ -55,23 +55,37 @@ func NewList(trips []Trip) List {
 }
 
 // flightIndex finds the ref in a List being made of a trip's leg: by the leg's ref in the trips
-// (byRef[ref] is the List's ref) when every leg has one, else by the flight's key and contents.
+// (byRef[ref] is the List's ref; -1 before it has one) when every leg has one, else by the
+// flight's key and contents.
 type flightIndex struct {
 	byRef []int32
 	byKey map[flight.Key]int32
 }
 
-func newFlightIndex(trips []Trip) flightIndex {
+// newFlightIndex returns the index for trips and, by refs, how many distinct flights they have,
+// so that a List's flights take one allocation of the size they need: a whole list's flights are
+// up to a thousand of 128 bytes, and growing them by appending allocated twice that. (By keys it
+// returns 0: the flights grow as they come.)
+func newFlightIndex(trips []Trip) (x flightIndex, distinct int) {
 	top := int32(0)
 	for i := range trips {
 		for j := range trips[i].Legs {
 			if j >= len(trips[i].Refs) || trips[i].Refs[j] <= 0 {
-				return flightIndex{byKey: map[flight.Key]int32{}}
+				return flightIndex{byKey: map[flight.Key]int32{}}, 0
 			}
 			top = max(top, trips[i].Refs[j])
 		}
 	}
-	return flightIndex{byRef: make([]int32, top+1)}
+	x.byRef = make([]int32, top+1)
+	for i := range trips {
+		for _, r := range trips[i].Refs[:len(trips[i].Legs)] {
+			if x.byRef[r] == 0 {
+				x.byRef[r] = -1
+				distinct++
+			}
+		}
+	}
+	return x, distinct
 }
 
 // find is the List's ref of leg j of t, if it has one yet; flights are the List's so far.

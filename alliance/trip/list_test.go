@@ -58,8 +58,12 @@ func TestListKeepsTheTripsOfABuild(t *testing.T) {
 		}
 		byKey := NewList(bare)
 		checkList(t, byKey, bare)
-		if byRef := NewList(trips); byKey.Flights() != byRef.Flights() {
+		byRef := NewList(trips)
+		if byKey.Flights() != byRef.Flights() {
 			t.Fatalf("%d flights kept by key, %d by ref: each distinct flight once either way", byKey.Flights(), byRef.Flights())
+		}
+		if cap(byRef.flights) != len(byRef.flights) {
+			t.Fatalf("%d flights kept in room for %d: by refs their number is known", len(byRef.flights), cap(byRef.flights))
 		}
 	})
 }
