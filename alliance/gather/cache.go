@@ -37,19 +37,44 @@ func newAnswerCache(size int, budget int64) *answerCache {
 }
 
 // tripBytes, legBytes and listBytes are what a kept list takes at most once every form of it is
-// made (TestListCostCoversAList measures lists of every shape, 470 to 1,130 bytes a trip): per
-// trip, its row in the list (16 bytes: trip.List), its inline SOAP form (about 360: a caller
+// made (TestListCostCoversAList measures lists of every shape, 750 to 1,100 bytes a trip): per
+// trip, the trip with its legs (about 290 bytes), its inline SOAP form (about 360: a caller
 // without ShareLegs) and its place in the shared form (about 110: the search server's); per
-// distinct flight, the flight (128) and its leg in both forms (about 170); per list, the list and
-// its slices' spare room. A list only the search server asks for takes less: its inline form is
-// never made.
-const tripBytes, legBytes, listBytes = 560, 360, 16 << 10
+// distinct flight, its leg in both forms (about 170); per list, the list and its slices' spare
+// room. A list only the search server asks for takes half to nine tenths of that.
+const tripBytes, legBytes, listBytes = 800, 200, 16 << 10
 
 // costOf is what a list of trips may take in memory, fixed when the list is made (as the cache
-// needs it): about 560 bytes a trip for lists of thousands of trips over a few hundred flights,
-// up to 1,300 for lists whose trips share no flight.
-func costOf(l trip.List) int64 {
-	return listBytes + int64(l.Len())*tripBytes + int64(l.Flights())*legBytes
+// needs it): 800 bytes a trip for lists of thousands of trips over a few hundred flights, up to
+// 1,200 for lists whose trips share no flight.
+func costOf(trips []trip.Trip) int64 {
+	return listBytes + int64(len(trips))*tripBytes + int64(distinctLegs(trips))*legBytes
+}
+
+// distinctLegs counts the distinct flights of trips by their refs (trip.Trip.Refs), a leg without
+// a ref counted as a flight of its own.
+func distinctLegs(trips []trip.Trip) int {
+	var top int32
+	for i := range trips {
+		top = max(top, trips[i].Refs[0], trips[i].Refs[1])
+	}
+	seen := make([]bool, top+1)
+	n := 0
+	for i := range trips {
+		for j := range trips[i].Legs {
+			ref := int32(0)
+			if j < len(trips[i].Refs) {
+				ref = trips[i].Refs[j]
+			}
+			if ref == 0 || !seen[ref] {
+				n++
+			}
+			if ref > 0 {
+				seen[ref] = true
+			}
+		}
+	}
+	return n
 }
 
 // listCost is what a list may take in memory (costOf its trips).

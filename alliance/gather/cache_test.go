@@ -131,10 +131,10 @@ func TestListCostCoversAList(t *testing.T) {
 		}
 		took := int64(heap()) - int64(before)
 		runtime.KeepAlive(kept)
-		t.Logf("%s: %d lists of %d trips: %d bytes on the heap (%d a trip), listCost %d", c.name, lists, kept[0].trips.Len(),
-			took, took/int64(lists*max(1, kept[0].trips.Len())), cost)
+		t.Logf("%s: %d lists of %d trips: %d bytes on the heap (%d a trip), listCost %d", c.name, lists, len(kept[0].trips),
+			took, took/int64(lists*max(1, len(kept[0].trips))), cost)
 		if took > cost || 2*took < cost {
-			t.Errorf("%s: %d lists of %d trips took %d bytes; listCost counts %d", c.name, lists, kept[0].trips.Len(), took, cost)
+			t.Errorf("%s: %d lists of %d trips took %d bytes; listCost counts %d", c.name, lists, len(kept[0].trips), took, cost)
 		}
 	}
 }

@@ -72,11 +72,11 @@ func TestCachedSharedFormIsNotHandedOut(t *testing.T) {
 		if err := resp.InlineLegs(); err != nil {
 			t.Fatal(err)
 		}
-		want, _ := withSeatsLeft(wireOf(trips), seats)
+		want, _ := withSeatsLeft(toWireTrips(trips, "star"), seats)
 		if total != len(trips) || !reflect.DeepEqual(resp.Trips, want) {
 			t.Fatalf("the cached whole list, shared, with seats left: %d of %d trips, not the inline answer", len(resp.Trips), total)
 		}
-		if !reflect.DeepEqual(list.shared, sharedOf(trips)) {
+		if !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
 			t.Fatal("answering from the cached shared form changed it")
 		}
 	}
@@ -93,7 +93,7 @@ func TestSharedTripsByRefIsByKey(t *testing.T) {
 	if len(trips) < 100 {
 		t.Fatalf("only %d trips", len(trips))
 	}
-	byRef, byKey := sharedOf(trips), sharedOf(bare)
+	byRef, byKey := toSharedTrips(trips, "star"), toSharedTrips(bare, "star")
 	inline := func(st sharedTrips) []soap.Trip {
 		resp := &soap.GetTripsResponse{Trips: st.trips, SharedLegs: st.legs}
 		if err := resp.InlineLegs(); err != nil {
@@ -113,7 +113,7 @@ func TestSharedTripsByRefIsByKey(t *testing.T) {
 	if len(byRef.legs) != len(distinct) || len(byKey.legs) < len(distinct) {
 		t.Fatalf("%d legs by refs, %d by keys, for %d distinct flights", len(byRef.legs), len(byKey.legs), len(distinct))
 	}
-	if want := inline(sharedTrips{trips: wireOf(trips)}); !reflect.DeepEqual(inline(byRef), want) {
+	if want := inline(sharedTrips{trips: toWireTrips(trips, "star")}); !reflect.DeepEqual(inline(byRef), want) {
 		t.Fatal("the shared form, inlined, is not the trips' SOAP form")
 	}
 }

@@ -20,9 +20,9 @@ import (
 // A list may also hold only the first trips of the whole (newFirstTrips): it then answers first
 // pages alone (firstPage).
 type tripList struct {
-	trips trip.List // no pointer per trip: a collection marks its flights, not its thousands of legs
-	total int       // trips in the whole list
-	cost  int64     // what the list may take in memory once its forms are made (costOf)
+	trips []trip.Trip
+	total int   // trips in the whole list
+	cost  int64 // what the list may take in memory once its forms are made (costOf)
 	once  sync.Once
 	wire  []soap.Trip
 	made  atomic.Bool // wire is made (once has run)
@@ -32,18 +32,16 @@ type tripList struct {
 }
 
 func newTripList(trips []trip.Trip) *tripList {
-	l := trip.NewList(trips)
-	return &tripList{trips: l, total: l.Len(), cost: costOf(l)}
+	return &tripList{trips: trips, total: len(trips), cost: costOf(trips)}
 }
 
 // newFirstTrips is the list of the first trips of a whole list of total.
 func newFirstTrips(first []trip.Trip, total int) *tripList {
-	l := trip.NewList(first)
-	return &tripList{trips: l, total: total, cost: costOf(l)}
+	return &tripList{trips: first, total: total, cost: costOf(first)}
 }
 
 // whole reports whether the list holds every trip.
-func (l *tripList) whole() bool { return l.trips.Len() == l.total }
+func (l *tripList) whole() bool { return len(l.trips) == l.total }
 
 // firstPage reports whether the controls ask for a first page a list of the first smallPage
 // trips answers: the price order unfiltered, at most smallPage trips.
@@ -57,7 +55,7 @@ func firstKey(key string) string { return key + "|first" }
 // wireForm is the SOAP form of every trip, made once.
 func (l *tripList) wireForm(alliance string) []soap.Trip {
 	l.once.Do(func() {
-		l.wire = toWireTrips(l.trips, firstTrips(l.trips.Len()), alliance)
+		l.wire = toWireTrips(l.trips, alliance)
 		l.made.Store(true)
 	})
 	return l.wire
@@ -77,15 +75,19 @@ func (l *tripList) page(ctl controls, alliance string, cached bool) (page []soap
 	if !l.whole() && !firstPage(ctl) {
 		panic("gather: a list of the first trips asked for more than a first page") // never: see GetTrips
 	}
-	idx, total := l.trips.SelectIndex(ctl.filter, ctl.order, ctl.max)
+	idx, total := trip.SelectIndex(l.trips, ctl.filter, ctl.order, ctl.max)
 	if idx == nil {
 		total = l.total // the same for a whole list; the whole list's count for its first trips
 	}
 	if !cached || (l.wireless() && ctl.max > 0 && ctl.max <= smallPage) {
 		if idx == nil {
-			idx = firstTrips(min(l.trips.Len(), total, maxOr(ctl.max, total)))
+			return toWireTrips(l.trips[:min(len(l.trips), total, maxOr(ctl.max, total))], alliance), total
 		}
-		return toWireTrips(l.trips, idx, alliance), total
+		picked := make([]trip.Trip, len(idx))
+		for i, k := range idx {
+			picked[i] = l.trips[k]
+		}
+		return toWireTrips(picked, alliance), total
 	}
 	wire := l.wireForm(alliance)
 	if idx == nil {
@@ -106,26 +108,16 @@ func maxOr(max, all int) int {
 	return all
 }
 
-// firstTrips are the positions of the first n trips of a list.
-func firstTrips(n int) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	return idx
-}
-
-// toWireTrips converts the trips of l at positions idx to their SOAP form; Seats is each flight's
-// seats for sale.
-func toWireTrips(l trip.List, idx []int, alliance string) []soap.Trip {
-	out := make([]soap.Trip, len(idx))
-	legs := make([]soap.Leg, 0, 2*len(idx))
-	for i, k := range idx {
+// toWireTrips converts trips to their SOAP form; Seats is each flight's seats for sale.
+func toWireTrips(trips []trip.Trip, alliance string) []soap.Trip {
+	out := make([]soap.Trip, len(trips))
+	legs := make([]soap.Leg, 0, 2*len(trips))
+	for i, t := range trips {
 		first := len(legs)
-		for j := range l.NumLegs(k) {
-			legs = append(legs, wire.Leg(*l.Leg(k, j), alliance))
+		for _, f := range t.Legs {
+			legs = append(legs, wire.Leg(f, alliance))
 		}
-		out[i] = soap.Trip{Price: l.Price(k).String(), Legs: legs[first:len(legs):len(legs)]}
+		out[i] = soap.Trip{Price: t.Price.String(), Legs: legs[first:len(legs):len(legs)]}
 	}
 	return out
 }

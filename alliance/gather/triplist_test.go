@@ -59,7 +59,7 @@ func TestTripListPage(t *testing.T) {
 			}
 			want[i].Legs = legs
 		}
-		wantWire := wireOf(want)
+		wantWire := toWireTrips(want, "star")
 		for _, cached := range []bool{true, false} {
 			page, total := list.page(ctl, "star", cached)
 			got, _ := withSeatsLeft(page, seats)
@@ -76,23 +76,11 @@ func TestTripListPage(t *testing.T) {
 				t.Fatalf("shared, cached=%v controls %+v: total %d (want %d)\n got %+v\nwant %+v", cached, ctl, total, wantTotal, resp.Trips, wantWire)
 			}
 		}
-		if list.wire != nil && !reflect.DeepEqual(list.wire, wireOf(trips)) {
+		if list.wire != nil && !reflect.DeepEqual(list.wire, toWireTrips(trips, "star")) {
 			t.Fatal("filling in the seats left changed the cached form")
 		}
-		if list.shared.trips != nil && !reflect.DeepEqual(list.shared, sharedOf(trips)) {
+		if list.shared.trips != nil && !reflect.DeepEqual(list.shared, toSharedTrips(trips, "star")) {
 			t.Fatal("filling in the seats left changed the cached shared form")
 		}
 	}
-}
-
-// wireOf and sharedOf are the SOAP forms, inline and shared, of every trip of trips, converted
-// afresh.
-func wireOf(trips []trip.Trip) []soap.Trip {
-	l := trip.NewList(trips)
-	return toWireTrips(l, firstTrips(l.Len()), "star")
-}
-
-func sharedOf(trips []trip.Trip) sharedTrips {
-	l := trip.NewList(trips)
-	return toSharedTrips(l, firstTrips(l.Len()), "star")
 }

@@ -72,11 +72,8 @@ type Filter struct {
 }
 
 // Keep reports whether t passes the filter.
-func (f Filter) Keep(t Trip) bool { return f.keeps(len(t.Legs), t.Price) }
-
-// keeps reports whether a trip of legs legs and price passes the filter.
-func (f Filter) keeps(legs int, price flight.Cents) bool {
-	return (!f.Nonstop || legs == 1) && (!f.HasMaxPrice || price <= f.MaxPrice)
+func (f Filter) Keep(t Trip) bool {
+	return (!f.Nonstop || len(t.Legs) == 1) && (!f.HasMaxPrice || t.Price <= f.MaxPrice)
 }
 
 // Select returns the first max trips (all when max <= 0) of the trips f keeps, in order o, and
