@@ -72,9 +72,14 @@ func startProc(t testing.TB, dir, name, bin string, args ...string) *proc {
 	p.start(t)
 	t.Cleanup(func() {
 		p.kill()
+		// Keep the whole log where the test's temporary directory will not take it away: on a
+		// failure, or always when FA_KEEP_LOGS names a folder (a benchmark's logs, with
+		// GODEBUG=gctrace=1 say).
+		keep := os.Getenv("FA_KEEP_LOGS")
 		if t.Failed() {
-			// Keep the whole log where the test's temporary directory will not take it away.
-			keep := filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+			keep = filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+		}
+		if keep != "" {
 			if os.MkdirAll(keep, 0o755) == nil {
 				if b, err := os.ReadFile(p.log); err == nil {
 					_ = os.WriteFile(filepath.Join(keep, filepath.Base(p.log)), b, 0o644)
