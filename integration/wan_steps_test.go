@@ -153,8 +153,23 @@ func (a *testAlliance) moveEtcdLeaderOff(machine string) {
 	if st.Member == nil || !st.Member.IsLeader {
 		return
 	}
-	to := slices.DeleteFunc(a.live(), func(n string) bool { return n == machine })[0]
-	m := a.machines[machine]
+	a.moveEtcdLeader(machine, slices.DeleteFunc(a.live(), func(n string) bool { return n == machine })[0])
+}
+
+// moveEtcdLeaderTo moves the etcd leadership to machine from whichever member leads, and waits
+// until every live machine sees it.
+func (a *testAlliance) moveEtcdLeaderTo(machine string) {
+	a.t.Helper()
+	if leader, _ := a.leaderAndSessions(30 * time.Second); leader != machine {
+		a.moveEtcdLeader(leader, machine)
+	}
+}
+
+// moveEtcdLeader asks the member of from, which leads, to hand the leadership to the member of to,
+// and waits until every live machine sees it there.
+func (a *testAlliance) moveEtcdLeader(from, to string) {
+	a.t.Helper()
+	m := a.machines[from]
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{m.scheme + m.client}, DialTimeout: 5 * time.Second,
 		TLS: testerTLS, Logger: zap.NewNop()})
 	if err != nil {
@@ -174,7 +189,7 @@ func (a *testAlliance) moveEtcdLeaderOff(machine string) {
 		}
 	}
 	if _, err := cli.MoveLeader(ctx, id); err != nil {
-		a.t.Fatalf("moving etcd's leadership from %s to %s: %v", machine, to, err)
+		a.t.Fatalf("moving etcd's leadership from %s to %s: %v", from, to, err)
 	}
 	eventually(a.t, 30*time.Second, "the etcd leadership on "+to, func() error {
 		for _, n := range a.live() {
