@@ -91,6 +91,8 @@ func (m *Machine) bookingFault(op string, err error) error {
 	case errors.As(err, &f):
 	case errors.As(err, &refused) && refused.Reason == ledger.NotFound:
 		f = soap.KindFault(soap.KindNotFound, "%s", refused.Msg)
+	case errors.As(err, &refused) && refused.Reason == ledger.OtherAlliance:
+		f = soap.KindFault(soap.KindOtherAlliance, "%s", refused.Msg)
 	case errors.As(err, &refused) && refused.Reason == ledger.Unavailable:
 		f = soap.KindFault(soap.KindUnavailable, "%s", refused.Msg)
 	case errors.As(err, &refused):

@@ -157,39 +157,49 @@ func (a *testAlliance) moveEtcdLeaderOff(machine string) {
 }
 
 // moveEtcdLeaderTo moves the etcd leadership to machine from whichever member leads, and waits
-// until every live machine sees it.
+// until every live machine sees it there. A move refused because the leadership changed
+// meanwhile is asked again of the new leader.
 func (a *testAlliance) moveEtcdLeaderTo(machine string) {
 	a.t.Helper()
-	if leader, _ := a.leaderAndSessions(30 * time.Second); leader != machine {
-		a.moveEtcdLeader(leader, machine)
+	eventually(a.t, 60*time.Second, "the etcd leadership on "+machine, func() error {
+		leader, err := a.soleEtcdLeader()
+		switch {
+		case err != nil:
+			return err
+		case leader == machine:
+			return nil
+		}
+		if err := a.askEtcdLeaderMove(leader, machine); err != nil {
+			return err
+		}
+		return fmt.Errorf("asked %s to hand the leadership over; not seen yet", leader)
+	})
+}
+
+// soleEtcdLeader is the live machine whose member leads, when exactly one says so.
+func (a *testAlliance) soleEtcdLeader() (string, error) {
+	var leaders []string
+	for _, n := range a.live() {
+		st, err := a.status(n)
+		if err != nil || st.Member == nil {
+			return "", fmt.Errorf("%s: %+v, %v", n, st.Member, err)
+		}
+		if st.Member.IsLeader {
+			leaders = append(leaders, n)
+		}
 	}
+	if len(leaders) != 1 {
+		return "", fmt.Errorf("machines whose member says it leads: %v", leaders)
+	}
+	return leaders[0], nil
 }
 
 // moveEtcdLeader asks the member of from, which leads, to hand the leadership to the member of to,
 // and waits until every live machine sees it there.
 func (a *testAlliance) moveEtcdLeader(from, to string) {
 	a.t.Helper()
-	m := a.machines[from]
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{m.scheme + m.client}, DialTimeout: 5 * time.Second,
-		TLS: testerTLS, Logger: zap.NewNop()})
-	if err != nil {
+	if err := a.askEtcdLeaderMove(from, to); err != nil {
 		a.t.Fatal(err)
-	}
-	defer cli.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	members, err := cli.MemberList(ctx)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	var id uint64
-	for _, mb := range members.Members {
-		if mb.Name == to {
-			id = mb.ID
-		}
-	}
-	if _, err := cli.MoveLeader(ctx, id); err != nil {
-		a.t.Fatalf("moving etcd's leadership from %s to %s: %v", from, to, err)
 	}
 	eventually(a.t, 30*time.Second, "the etcd leadership on "+to, func() error {
 		for _, n := range a.live() {
@@ -199,4 +209,32 @@ func (a *testAlliance) moveEtcdLeader(from, to string) {
 		}
 		return nil
 	})
+}
+
+// askEtcdLeaderMove asks the member of from to hand the leadership to the member of to (etcd's
+// MoveLeader, which only a leader takes).
+func (a *testAlliance) askEtcdLeaderMove(from, to string) error {
+	m := a.machines[from]
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{m.scheme + m.client}, DialTimeout: 5 * time.Second,
+		TLS: testerTLS, Logger: zap.NewNop()})
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	members, err := cli.MemberList(ctx)
+	if err != nil {
+		return err
+	}
+	var id uint64
+	for _, mb := range members.Members {
+		if mb.Name == to {
+			id = mb.ID
+		}
+	}
+	if _, err := cli.MoveLeader(ctx, id); err != nil {
+		return fmt.Errorf("moving etcd's leadership from %s to %s: %v", from, to, err)
+	}
+	return nil
 }

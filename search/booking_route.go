@@ -94,6 +94,15 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 				fmt.Sprintf("alliance %s cannot take bookings through this server (its delegate's client has no booking operations)", reg.Name)}
 		}
 		v, err := attempt(ctx, s.cfg.DelegateTimeout, b, call)
+		if soap.FaultKind(err) == soap.KindOtherAlliance {
+			// Another alliance's machine at an address this one registered (an alternate's or
+			// a fallback's port taken since): it did nothing, and its refusal is not this
+			// alliance's answer — a booking an earlier machine may have made is not "not found".
+			err = fmt.Errorf("malformed answer from %s: not a machine of alliance %s: %w", uri, reg.Name, err)
+			s.countError(reg.Name, uri, reasonMalformed, err)
+			errs = append(errs, err.Error())
+			continue
+		}
 		lineAnswered = lineAnswered || (err == nil || isFault(err)) && i < len(reg.line())
 		if err == nil {
 			return v, nil

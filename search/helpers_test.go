@@ -122,14 +122,20 @@ func (ts *testServer) register(t testing.TB, name, uri string) {
 func (ts *testServer) search(t testing.TB, query string) Answer {
 	t.Helper()
 	code, b := do(t, http.MethodGet, ts.URL+"/Services/FlightsSearch/flight?"+query, "")
-	if code != http.StatusOK {
-		t.Fatalf("search %s: %d %s", query, code, b)
+	return answerOf(t, query, code, b, nil)
+}
+
+// answerOf decodes a search's 200 answer strictly, failing the test on anything else.
+func answerOf(t testing.TB, query string, code int, body []byte, err error) Answer {
+	t.Helper()
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("search %s: %d %s %v", query, code, body, err)
 	}
 	var a Answer
-	dec := json.NewDecoder(bytes.NewReader(b))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
-		t.Fatalf("search %s: %v in %s", query, err, b)
+		t.Fatalf("search %s: %v in %s", query, err, body)
 	}
 	return a
 }
@@ -138,11 +144,25 @@ func (ts *testServer) search(t testing.TB, query string) Answer {
 // that use it set the delegate timeout to a minute, so that only a hedge answers sooner.
 func (ts *testServer) searchSoon(t testing.TB, query, why string) Answer {
 	t.Helper()
-	done := make(chan Answer, 1)
-	go func() { done <- ts.search(t, query) }()
+	type reply struct {
+		code int
+		body []byte
+		err  error
+	}
+	done := make(chan reply, 1)
+	go func() { // no t.Fatal here: only the test's goroutine may end it
+		resp, err := http.Get(ts.URL + "/Services/FlightsSearch/flight?" + query)
+		if err != nil {
+			done <- reply{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		done <- reply{resp.StatusCode, b, err}
+	}()
 	select {
-	case a := <-done:
-		return a
+	case r := <-done:
+		return answerOf(t, query, r.code, r.body, r.err)
 	case <-time.After(30 * time.Second):
 		t.Fatal(why)
 		return Answer{}

@@ -15,8 +15,9 @@ type Registration struct {
 	Name       string   `json:"name"`
 	URI        string   `json:"uri"`
 	Alternates []string `json:"alternates,omitempty"` // asked in order when the delegate fails or is slow
-	// Previous are the delegate and alternates of the registrations this one replaced, asked
-	// last, each until its own registration would have gone stale (see Fallback).
+	// Previous are the delegate and alternates of the registrations this one replaced, and the
+	// alternates its refreshes stopped naming, asked last, each until the registration that
+	// named it would have gone stale (see Fallback).
 	Previous     []Fallback `json:"previous,omitempty"`
 	RegisteredAt time.Time  `json:"registered_at"` // when this URI was first registered under Name
 	LastSeen     time.Time  `json:"last_seen"`
@@ -26,8 +27,8 @@ type Registration struct {
 	Stale bool `json:"stale"`
 }
 
-// Fallback is a target of a replaced registration, kept until that registration would have gone
-// stale. A machine of an alliance can replace the registration of the real delegate by mistake
+// Fallback is a target of a replaced registration, or an alternate a refresh no longer names,
+// kept until the registration that named it would have gone stale. A machine of an alliance can replace the registration of the real delegate by mistake
 // (it registered on a view of the alliance that lagged, seeing nobody before it) and die or be
 // cut off right after; the real delegate refreshes only seconds later. Until then the searches
 // still reach a machine that answers: the delegate it replaced, asked after the new line while

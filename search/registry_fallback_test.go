@@ -218,3 +218,37 @@ func TestBookingAsksTheFallbacksOnlyAfterASilentLine(t *testing.T) {
 		t.Errorf("the fallback was asked %q after the line answered, want only the first booking", got)
 	}
 }
+
+// Another alliance's machine now at an address this one registered refuses its bookings as not
+// its alliance's ("other-alliance"). That refusal is not this alliance's answer: after a delegate
+// that gave no answer it must not turn "the outcome is unknown" into "not found"; and at the
+// front of the line it must not keep the booking from the machines after it.
+func TestAnotherAlliancesMachineDoesNotAnswerForThisOne(t *testing.T) {
+	otherAlliance := func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		return nil, soap.KindFault(soap.KindOtherAlliance, "alliance: this is alliance oneworld, not star")
+	}
+	m1, impostor := newMachine("m1"), newMachine("m2")
+	m1.reserve = func(ctx context.Context, _ soap.ReserveRequest) (*soap.ReserveResponse, error) {
+		<-ctx.Done() // took the request, never answered
+		return nil, ctx.Err()
+	}
+	impostor.reserve = otherAlliance
+	ts := startAlliance(t, Config{DelegateTimeout: 200 * time.Millisecond}, m1, impostor)
+	ts.registerWithAlternates(t, "star", m1.uri) // a refresh that dropped m2: a fallback now
+	code, b := ts.book(t, "k1", goodBooking)
+	if msg := errorOf(t, b); code != http.StatusServiceUnavailable || !strings.Contains(msg, keyHeader) {
+		t.Errorf("a silent delegate, then another alliance's machine: %d %q, want 503, the outcome unknown (retry with the key)", code, msg)
+	}
+	if got := impostor.called(); !slices.Equal(got, []string{"reserve k1"}) {
+		t.Errorf("the dropped alternate was asked %q, want once", got)
+	}
+
+	real := newMachine("m3")
+	ts = startAlliance(t, Config{}, impostor, real) // the impostor first in line, m3 its alternate
+	if code, b := ts.book(t, "k2", goodBooking); code != http.StatusCreated {
+		t.Fatalf("another alliance's machine first in line: %d %s, want 201 from the alliance's own", code, b)
+	}
+	if got := real.called(); !slices.Equal(got, []string{"reserve k2"}) {
+		t.Errorf("the alliance's own machine was asked %q, want once", got)
+	}
+}

@@ -14,10 +14,14 @@ const (
 	KindKeyReused   = "key-reused"      // the idempotency key was used with another request
 	KindUnavailable = "unavailable"     // the alliance cannot take bookings now; nothing was done
 	KindUnknown     = "outcome-unknown" // the outcome is not known: retry with the same key
+	// KindOtherAlliance: the request is another alliance's than this machine's (a machine now at
+	// an address that alliance registered); nothing was done, and its alliance's own machines
+	// may still be asked.
+	KindOtherAlliance = "other-alliance"
 )
 
 // KindFault is a fault of the given kind: a Client fault for the caller's mistakes (not found,
-// conflict, key reused), a Server fault otherwise.
+// conflict, key reused, another alliance's request), a Server fault otherwise.
 func KindFault(kind, format string, args ...any) *Fault {
 	code := CodeClient
 	if kind == KindUnavailable || kind == KindUnknown {

@@ -34,6 +34,10 @@ const (
 	Unavailable
 	// BadRequest: a field of the request is wrong.
 	BadRequest
+	// OtherAlliance: the request (its alliance, its booking ID) is another alliance's: it reached
+	// a machine that is not of that alliance (one now at an address the alliance registered),
+	// which changed nothing and knows nothing of it.
+	OtherAlliance
 )
 
 // RefusedError is a request the booking service refused; Msg names the field and the value.

@@ -62,7 +62,7 @@ func (s *Service) Reserve(ctx context.Context, r booking.Request) (Reserved, err
 		return Reserved{}, err
 	}
 	if r.Alliance != s.alliance {
-		return Reserved{}, refuse(NotFound, "alliance: this is alliance %s, not %s", s.alliance, r.Alliance)
+		return Reserved{}, refuse(OtherAlliance, "alliance: this is alliance %s, not %s", s.alliance, r.Alliance)
 	}
 	ctx, cancel := context.WithTimeout(ctx, Budget)
 	defer cancel()
@@ -202,8 +202,12 @@ func (s *Service) checkID(id string) error {
 	if id == "" {
 		return refuse(BadRequest, "BookingID: missing")
 	}
-	if a, ok := booking.AllianceOf(id); !ok || a != s.alliance {
+	a, ok := booking.AllianceOf(id)
+	switch {
+	case !ok:
 		return refuse(NotFound, "BookingID: no booking %q in alliance %s", clipID(id), s.alliance)
+	case a != s.alliance:
+		return refuse(OtherAlliance, "BookingID: %q is a booking of alliance %s; this is alliance %s", clipID(id), a, s.alliance)
 	}
 	return s.checkReady()
 }

@@ -63,7 +63,7 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	ready = true
 
 	_, err = s.Reserve(ctx, booking.Request{Alliance: "oneworld", Legs: one("LY", "LY001").Legs, Seats: 1, Key: "x"})
-	refused("another alliance", err, NotFound, "alliance")
+	refused("another alliance", err, OtherAlliance, "alliance")
 	_, err = s.Reserve(ctx, one("BA", "BA001"))
 	refused("unknown seller", err, NotFound, "legs[0].seller")
 	_, err = s.Reserve(ctx, one("LY", "LY999"))
@@ -88,7 +88,9 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	_, err = s.Get(ctx, "")
 	refused("no booking ID", err, BadRequest, "BookingID")
 	_, err = s.Cancel(ctx, "oneworld.aaaaaaaaaaaaaaaaaaaaaaaaaa")
-	refused("a booking of another alliance", err, NotFound, "BookingID")
+	refused("a booking of another alliance", err, OtherAlliance, "BookingID")
+	_, err = s.Get(ctx, "not-an-id")
+	refused("not a booking ID at all", err, NotFound, "BookingID")
 	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n != (SeatCount{Capacity: 5, Booked: 0, Left: 5}) {
 		t.Fatalf("after the refusals: %+v %v, want 5 seats, none booked", n, err)
 	}
