@@ -76,6 +76,9 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 	if wb.ID == "" {
 		return Booking{}, errors.New("booking without an ID")
 	}
+	if wb.Alliance != "" && wb.Alliance != alliance { // another alliance's machine at a registered address
+		return Booking{}, fmt.Errorf("booking %s is of alliance %q, not %q", clip(wb.ID), clip(wb.Alliance), alliance)
+	}
 	if n := len(wb.Legs); n < 1 || n > 2 {
 		return Booking{}, fmt.Errorf("booking %s has %d legs, expected 1 or 2", clip(wb.ID), n)
 	}

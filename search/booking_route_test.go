@@ -213,16 +213,24 @@ func TestBookingUnknownAllianceOrNonBookerClient(t *testing.T) {
 }
 
 func TestBookingMalformedAnswerIs502(t *testing.T) {
-	m := newMachine("m1")
-	m.reserve = func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
-		b := wireBooking()
-		b.Status = "pending"
-		return &soap.ReserveResponse{Booking: b, Created: true}, nil
-	}
-	ts := startAlliance(t, Config{}, m)
-	code, b := ts.book(t, "k", goodBooking)
-	if msg := errorOf(t, b); code != http.StatusBadGateway || !strings.Contains(msg, "pending") || !strings.Contains(msg, "same Idempotency-Key") {
-		t.Errorf("malformed booking: %d %s", code, msg)
+	for _, c := range []struct {
+		spoil func(*soap.Booking)
+		named string
+	}{
+		{func(b *soap.Booking) { b.Status = "pending" }, "pending"},
+		{func(b *soap.Booking) { b.Alliance = "oneworld" }, `alliance "oneworld", not "star"`},
+	} {
+		m := newMachine("m1")
+		m.reserve = func(context.Context, soap.ReserveRequest) (*soap.ReserveResponse, error) {
+			b := wireBooking()
+			c.spoil(&b)
+			return &soap.ReserveResponse{Booking: b, Created: true}, nil
+		}
+		ts := startAlliance(t, Config{}, m)
+		code, b := ts.book(t, "k", goodBooking)
+		if msg := errorOf(t, b); code != http.StatusBadGateway || !strings.Contains(msg, c.named) || !strings.Contains(msg, "same Idempotency-Key") {
+			t.Errorf("malformed booking: %d %s, want 502 naming %s", code, msg, c.named)
+		}
 	}
 }
 
