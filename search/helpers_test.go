@@ -140,6 +140,12 @@ func answerOf(t testing.TB, query string, code int, body []byte, err error) Answ
 	return a
 }
 
+// allOfStar reports whether a is complete, star's status complete, with every trip of starTrips.
+func allOfStar(a Answer) bool {
+	st, _ := status(a, "star")
+	return a.Complete && st.Complete && len(a.Trips) == len(starTrips.Trips)
+}
+
 // searchSoon is search, failing the test with why when no answer comes within 30 s: the tests
 // that use it set the delegate timeout to a minute, so that only a hedge answers sooner.
 func (ts *testServer) searchSoon(t testing.TB, query, why string) Answer {

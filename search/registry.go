@@ -28,9 +28,10 @@ type Registration struct {
 }
 
 // Fallback is a target of a replaced registration, or an alternate a refresh no longer names,
-// kept until the registration that named it would have gone stale. A machine of an alliance can replace the registration of the real delegate by mistake
-// (it registered on a view of the alliance that lagged, seeing nobody before it) and die or be
-// cut off right after; the real delegate refreshes only seconds later. Until then the searches
+// kept until the registration that named it would have gone stale. A machine of an alliance can
+// replace the registration of the real delegate by mistake (it registered on a view of the
+// alliance that lagged, seeing nobody before it) and die or be cut off right after; the real
+// delegate refreshes only seconds later. Until then the searches
 // still reach a machine that answers: the delegate it replaced, asked after the new line while
 // nobody of that line has answered (fallbackUsable). Likewise the alternates a delegate's refresh
 // no longer names: its view can lose the other machines for a moment (their sessions ended
