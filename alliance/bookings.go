@@ -68,7 +68,7 @@ func (m *Machine) answerBooking(op string, count bool) func(booking.Record, erro
 
 // getSeats is SellerService.getSeats: one flight's seats, the booked count read from etcd.
 func (m *Machine) getSeats(ctx context.Context, req *soap.GetSeatsRequest) (*soap.GetSeatsResponse, error) {
-	n, err := m.bookings.Seats(ctx, req.Seller, req.Flight)
+	n, err := m.bookings.Seats(ctx, req.Alliance, req.Seller, req.Flight)
 	if err != nil {
 		return nil, m.bookingFault("getSeats", err)
 	}

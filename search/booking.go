@@ -18,7 +18,7 @@ type Booker interface {
 	Cancel(ctx context.Context, bookingID, requestID string) (*soap.Booking, error)
 	Confirm(ctx context.Context, bookingID, requestID string) (*soap.Booking, error)
 	GetBooking(ctx context.Context, bookingID string) (*soap.Booking, error)
-	GetSeats(ctx context.Context, seller, flight string) (*soap.GetSeatsResponse, error)
+	GetSeats(ctx context.Context, alliance, seller, flight string) (*soap.GetSeatsResponse, error)
 }
 
 // Booking is the JSON form of a booking (API.md, "Bookings"): every REST booking answer. Legs

@@ -156,7 +156,7 @@ func (s *Server) handleSeats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws, fail := onAlliance(s, r.Context(), opSeats, reg, func(ctx context.Context, b Booker) (*soap.GetSeatsResponse, error) {
-		return b.GetSeats(ctx, seller, flight)
+		return b.GetSeats(ctx, reg.Name, seller, flight)
 	})
 	if fail != nil {
 		s.bookingError(w, opSeats, fail.status, fail.msg)

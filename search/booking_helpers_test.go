@@ -98,8 +98,8 @@ func (m *machine) GetBooking(ctx context.Context, id string) (*soap.Booking, err
 	return m.booking(ctx, soap.OpGetBooking, id, "")
 }
 
-func (m *machine) GetSeats(ctx context.Context, seller, flight string) (*soap.GetSeatsResponse, error) {
-	m.record(fmt.Sprintf("getSeats %s %s", seller, flight))
+func (m *machine) GetSeats(ctx context.Context, alliance, seller, flight string) (*soap.GetSeatsResponse, error) {
+	m.record(fmt.Sprintf("getSeats %s %s %s", alliance, seller, flight))
 	return m.seats(ctx, seller, flight)
 }
 

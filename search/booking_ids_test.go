@@ -116,4 +116,28 @@ func TestSeatsAnswersTheAlliancesCount(t *testing.T) {
 	if msg := errorOf(t, b); code != http.StatusNotFound || !strings.Contains(msg, `"sky"`) {
 		t.Errorf("unknown alliance: %d %q", code, msg)
 	}
+	if got := m.called(); !slices.Equal(got, []string{"getSeats star LY LY001", "getSeats star LY LY999"}) {
+		t.Errorf("the delegate was asked %q, want each read naming the alliance", got)
+	}
+}
+
+// A seats read names its alliance, so that another alliance's machine now at a registered address
+// refuses it (other-alliance) rather than answer with its own count of a flight both alliances
+// sell; the search server then asks the alliance's own machine.
+func TestSeatsAnotherAlliancesMachineRefusesAreAskedOfTheNext(t *testing.T) {
+	impostor, real := newMachine("m1"), newMachine("m2")
+	impostor.seats = func(context.Context, string, string) (*soap.GetSeatsResponse, error) {
+		return nil, soap.KindFault(soap.KindOtherAlliance, "Alliance: this is alliance oneworld, not star")
+	}
+	real.seats = func(_ context.Context, seller, flight string) (*soap.GetSeatsResponse, error) {
+		return &soap.GetSeatsResponse{Seller: seller, Flight: flight, Capacity: 180, Booked: 7, Left: 173}, nil
+	}
+	ts := startAlliance(t, Config{}, impostor, real)
+	code, b := do(t, "GET", ts.URL+"/Services/FlightsSearch/seats?alliance=star&seller=LY&flight=LY001", "")
+	if want := `{"alliance":"star","seller":"LY","flight":"LY001","capacity":180,"booked":7,"left":173}` + "\n"; code != 200 || string(b) != want {
+		t.Errorf("seats: %d %s, want the alliance's own machine's %s", code, b, want)
+	}
+	if got := real.called(); !slices.Equal(got, []string{"getSeats star LY LY001"}) {
+		t.Errorf("the alliance's own machine was asked %q, want once", got)
+	}
 }

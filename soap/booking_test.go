@@ -63,9 +63,12 @@ func TestBookingOpsRoundTrip(t *testing.T) {
 	if FaultKind(err) != KindNotFound {
 		t.Errorf("unknown booking: %v, want a %s fault", err, KindNotFound)
 	}
-	seats, err := c.GetSeats(ctx, "LY", "LY001")
+	seats, err := c.GetSeats(ctx, "star", "LY", "LY001")
 	if err != nil || seats.Left != 178 || seats.Flight != "LY001" {
 		t.Errorf("getSeats: %+v, %v", seats, err)
+	}
+	if got := s.last(t, OpGetSeats).(GetSeatsRequest); got.Alliance != "star" || got.Seller != "LY" {
+		t.Errorf("getSeats: server decoded %+v", got)
 	}
 }
 

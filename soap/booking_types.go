@@ -67,11 +67,14 @@ type BookingResponse struct {
 }
 
 // GetSeatsRequest is SellerService.getSeats: the seats of one flight, read from the alliance's
-// system of record (a linearizable read), not from a machine's copy.
+// system of record (a linearizable read), not from a machine's copy. Alliance, optional, is the
+// alliance the caller means: a machine of another alliance refuses it (other-alliance) rather than
+// answer with its own count; a caller that leaves it out gets the machine's alliance's count.
 type GetSeatsRequest struct {
-	XMLName xml.Name `xml:"getSeats"`
-	Seller  string   `xml:"Seller"`
-	Flight  string   `xml:"Flight"`
+	XMLName  xml.Name `xml:"getSeats"`
+	Alliance string   `xml:"Alliance,omitempty"`
+	Seller   string   `xml:"Seller"`
+	Flight   string   `xml:"Flight"`
 }
 
 // GetSeatsResponse answers getSeats: the flight's seats for sale (its file's seats), the seats

@@ -56,10 +56,10 @@ func (c *SellerClient) booking(ctx context.Context, op, bookingID, requestID str
 	return &resp.Booking, nil
 }
 
-// GetSeats calls getSeats.
-func (c *SellerClient) GetSeats(ctx context.Context, seller, flight string) (*GetSeatsResponse, error) {
+// GetSeats calls getSeats for alliance's flight ("" asks the machine's own alliance).
+func (c *SellerClient) GetSeats(ctx context.Context, alliance, seller, flight string) (*GetSeatsResponse, error) {
 	var resp GetSeatsResponse
-	if err := c.c.call(ctx, OpGetSeats, &GetSeatsRequest{Seller: seller, Flight: flight}, &resp); err != nil {
+	if err := c.c.call(ctx, OpGetSeats, &GetSeatsRequest{Alliance: alliance, Seller: seller, Flight: flight}, &resp); err != nil {
 		return nil, err
 	}
 	return &resp, nil

@@ -213,6 +213,7 @@ const bookingSchema = `
       <xsd:element name="getSeats">
         <xsd:complexType>
           <xsd:sequence>
+            <xsd:element name="Alliance" type="xsd:string" minOccurs="0"/>
             <xsd:element name="Seller" type="xsd:string"/>
             <xsd:element name="Flight" type="xsd:string"/>
           </xsd:sequence>

@@ -121,8 +121,11 @@ type SeatCount struct {
 	Capacity, Booked, Left int
 }
 
-// Seats counts one flight's seats.
-func (s *Service) Seats(ctx context.Context, seller, number string) (SeatCount, error) {
+// Seats counts one flight's seats of alliance ("" for this one, whichever it is).
+func (s *Service) Seats(ctx context.Context, alliance, seller, number string) (SeatCount, error) {
+	if alliance != "" && alliance != s.alliance {
+		return SeatCount{}, refuse(OtherAlliance, "Alliance: this is alliance %s, not %s", s.alliance, alliance)
+	}
 	if !flight.ValidSeller(seller) {
 		return SeatCount{}, refuse(BadRequest, "Seller: %q is not a seller code", seller)
 	}

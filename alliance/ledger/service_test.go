@@ -58,7 +58,7 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	}
 	_, err := s.Reserve(ctx, one("LY", "LY001"))
 	refused("not ready", err, Unavailable, "not ready")
-	_, err = s.Seats(ctx, "LY", "LY001")
+	_, err = s.Seats(ctx, "", "LY", "LY001")
 	refused("seats, not ready", err, Unavailable, "not ready")
 	ready = true
 
@@ -81,9 +81,14 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	if _, err = s.Reserve(ctx, trip); !errors.As(err, &field) {
 		t.Errorf("a connection too short: %v, want a field error", err)
 	}
-	_, err = s.Seats(ctx, "ly", "LY001")
+	_, err = s.Seats(ctx, "oneworld", "LY", "LY001")
+	refused("seats of another alliance", err, OtherAlliance, "Alliance")
+	if n, err := s.Seats(ctx, "star", "LY", "LY001"); err != nil || n.Capacity != 5 {
+		t.Errorf("seats naming this alliance: %+v %v", n, err)
+	}
+	_, err = s.Seats(ctx, "", "ly", "LY001")
 	refused("bad seller code", err, BadRequest, "Seller")
-	_, err = s.Seats(ctx, "LY", "")
+	_, err = s.Seats(ctx, "", "LY", "")
 	refused("bad flight number", err, BadRequest, "Flight")
 	_, err = s.Get(ctx, "")
 	refused("no booking ID", err, BadRequest, "BookingID")
@@ -91,7 +96,7 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	refused("a booking of another alliance", err, OtherAlliance, "BookingID")
 	_, err = s.Get(ctx, "not-an-id")
 	refused("not a booking ID at all", err, NotFound, "BookingID")
-	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n != (SeatCount{Capacity: 5, Booked: 0, Left: 5}) {
+	if n, err := s.Seats(ctx, "", "LY", "LY001"); err != nil || n != (SeatCount{Capacity: 5, Booked: 0, Left: 5}) {
 		t.Fatalf("after the refusals: %+v %v, want 5 seats, none booked", n, err)
 	}
 
@@ -105,7 +110,7 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	if got, err := s.Cancel(ctx, res.Record.ID); err != nil || got.Status != booking.Cancelled {
 		t.Errorf("cancel: %+v %v", got, err)
 	}
-	if n, err := s.Seats(ctx, "LY", "LY001"); err != nil || n.Left != 5 {
+	if n, err := s.Seats(ctx, "", "LY", "LY001"); err != nil || n.Left != 5 {
 		t.Errorf("after cancelling: %+v %v", n, err)
 	}
 }
