@@ -62,7 +62,7 @@ func (s *Service) Reserve(ctx context.Context, r booking.Request) (Reserved, err
 		return Reserved{}, err
 	}
 	if r.Alliance != s.alliance {
-		return Reserved{}, refuse(OtherAlliance, "alliance: this is alliance %s, not %s", s.alliance, r.Alliance)
+		return Reserved{}, refuse(OtherAlliance, "alliance: this is alliance %s, not %q", s.alliance, clipID(r.Alliance))
 	}
 	ctx, cancel := context.WithTimeout(ctx, Budget)
 	defer cancel()
@@ -124,7 +124,7 @@ type SeatCount struct {
 // Seats counts one flight's seats of alliance ("" for this one, whichever it is).
 func (s *Service) Seats(ctx context.Context, alliance, seller, number string) (SeatCount, error) {
 	if alliance != "" && alliance != s.alliance {
-		return SeatCount{}, refuse(OtherAlliance, "Alliance: this is alliance %s, not %s", s.alliance, alliance)
+		return SeatCount{}, refuse(OtherAlliance, "Alliance: this is alliance %s, not %q", s.alliance, clipID(alliance))
 	}
 	if !flight.ValidSeller(seller) {
 		return SeatCount{}, refuse(BadRequest, "Seller: %q is not a seller code", seller)
