@@ -54,9 +54,9 @@ func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T)
 
 	date, _ := flight.ParseDate("2026-12-01")
 	q := trip.Query{Src: "TLV", Dst: "JFK", Date: date}
-	src, _, covered := searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY", "UA"})
-	if !slices.Equal(covered, []string{"UA"}) {
-		t.Errorf("departed h covered %v, want [UA] (its last entry named no LY version)", covered)
+	src, _, covered, heard := searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY", "UA"})
+	if !slices.Equal(covered, []string{"UA"}) || !heard {
+		t.Errorf("departed h covered %v (heard %v), want [UA] (its last entry named no LY version), heard", covered, heard)
 	}
 	for _, f := range src {
 		if f.Seller != "UA" {
@@ -81,12 +81,12 @@ func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
 	date, _ := flight.ParseDate("2026-12-01")
 	q := trip.Query{Src: "TLV", Dst: "JFK", Date: date}
 	all := []string{"AF", "LY", "UA"}
-	if _, _, covered := (searchAlliance{m}).Ask(t.Context(), "m", q, gather.BothSides, all); !slices.Equal(covered, all) {
+	if _, _, covered, _ := (searchAlliance{m}).Ask(t.Context(), "m", q, gather.BothSides, all); !slices.Equal(covered, all) {
 		t.Fatalf("live: covered %v, want %v (its copies, read as they are)", covered, all)
 	}
 	*now = now.Add(time.Second)
 	m.view.apply(coord.Event{Type: coord.EventDeleted, Name: "m", Revision: 12})
-	src, _, covered := searchAlliance{m}.Ask(t.Context(), "m", q, gather.BothSides, all)
+	src, _, covered, _ := searchAlliance{m}.Ask(t.Context(), "m", q, gather.BothSides, all)
 	if !slices.Equal(covered, []string{"LY"}) || len(src) != 3 {
 		t.Errorf("departed: covered %v with %d flights, want [LY] with 3 (AF unnamed, UA's copy not the version named)", covered, len(src))
 	}
@@ -121,12 +121,14 @@ func TestAskOfADepartedMachineThatFailsLeavesItAlone(t *testing.T) {
 		}
 		return m.GetCounter().GetValue()
 	}
+	var heard bool
 	ask := func() []string {
-		_, _, covered := searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY"})
+		var covered []string
+		_, _, covered, heard = searchAlliance{d}.Ask(t.Context(), "h", q, gather.BothSides, []string{"LY"})
 		return covered
 	}
-	if covered := ask(); len(covered) > 0 || calls() != 1 {
-		t.Fatalf("first ask: covered %v after %v calls, want nothing after one call that timed out", covered, calls())
+	if covered := ask(); len(covered) > 0 || calls() != 1 || heard {
+		t.Fatalf("first ask: covered %v after %v calls (heard %v), want nothing, not heard, after one call that timed out", covered, calls(), heard)
 	}
 	if c := list(d.view.candidates("LY")); len(c) > 0 {
 		t.Errorf("after h failed: LY candidates %v, want none for departedRetryAfter", c)

@@ -2,6 +2,7 @@ package alliance
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 
@@ -47,8 +48,9 @@ func (a searchAlliance) Zone(machine string) string { return a.m.view.zoneOf(mac
 // Ask answers from this machine's copies when machine is this one; otherwise it asks the holder
 // within the call timeout, for the sides asked only — a machine no longer in the view for the
 // versions of its last entry (view.departedAt). A holder that fails is logged and counted,
-// and covers nothing; a departed one is then left alone for a while (view.departedProbe).
-func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
+// and covers nothing; a departed one is then left alone for a while (view.departedProbe). A
+// holder is heard when it answered, with flights or a fault.
+func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, sides gather.Sides, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 	m := a.m
 	if machine == m.cfg.Name {
 		// Both sides from the same copies, taken once: a copy committed between two lookups
@@ -73,7 +75,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		if sides&gather.ToDst != 0 {
 			dst = relevantOf(served, q.Dst, q.Date, (*flight.Seller).ByDst)
 		}
-		return src, dst, covered
+		return src, dst, covered, true
 	}
 	base, ok := m.view.url(machine)
 	var versions []soap.SellerVersion
@@ -82,10 +84,10 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		// Not live: a machine whose entry vanished lately (view_departed.go), asked for the
 		// versions its last entry named, unless it failed a call lately.
 		if base, versions, ok = m.view.departedAt(machine, sellers); !ok {
-			return nil, nil, nil
+			return nil, nil, nil, false // no call made
 		}
 		if departed, ok = m.view.departedProbe(machine); !ok {
-			return nil, nil, nil
+			return nil, nil, nil, false
 		}
 		// Only the sellers it can be asked for at a version: the others it would answer from
 		// whatever copy it has.
@@ -111,9 +113,10 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 		m.view.departedAnswered(departed, outcome)
 	}
 	if outcome != callAnswered {
-		return nil, nil, nil
+		_, fault := errors.AsType[*soap.Fault](err)
+		return nil, nil, nil, fault
 	}
-	return src, dst, covered
+	return src, dst, covered, true
 }
 
 // knownSellers is every seller of the alliance: in its catalog, seen held, brought by this

@@ -63,6 +63,7 @@ type Gather[A any] struct {
 	calls      sync.WaitGroup           // the calls' goroutines: Run waits for them
 	class      string                   // the kind of calls, whose latencies the policy learns apart (Class)
 	skip       func(target string) bool // candidates passed over when their turn comes (Skip)
+	heard      func(answer A) bool      // whether a value Ask returned came from its target (Heard)
 	out        Outcome
 }
 
@@ -166,11 +167,13 @@ func (g *Gather[A]) launch(ctx context.Context, keys []string, hedged bool) {
 			took := time.Since(start)
 			switch {
 			case g.policy == nil:
-			case ctx.Err() == nil: // the target answered, rather than the call being abandoned
-				g.policy.answered(target, g.class, took, len(covered) > 0)
-			default: // abandoned (a hedge won): it would have taken at least this long
+			case ctx.Err() != nil: // abandoned (a hedge won): it would have taken at least this long
 				g.policy.abandoned(target, g.class, took)
+			case g.heard == nil || g.heard(value): // the target answered
+				g.policy.answered(target, g.class, took, len(covered) > 0)
 			}
+			// Otherwise the call ended unanswered (its own deadline, a connection refused): that
+			// says nothing of how fast the target answers, and must not make it look alive.
 			g.answers <- Answer[A]{Target: target, Keys: group, Value: value, Covered: covered, Took: took, Hedge: hedged}
 		})
 	}
@@ -223,6 +226,16 @@ func (g *Gather[A]) Class(class string) *Gather[A] {
 // It returns g.
 func (g *Gather[A]) Skip(skip func(target string) bool) *Gather[A] {
 	g.skip = skip
+	return g
+}
+
+// Heard tells g which values of Ask came from their target — an answer, a refusal included — as
+// against none: a call that ended at its own deadline, a connection refused or reset. A Policy
+// learns only from the first kind, so that a paused target whose calls keep timing out still
+// looks silent, and is hedged away from without the budget. Without Heard every value returned
+// before the gather ended counts as an answer. It returns g.
+func (g *Gather[A]) Heard(heard func(answer A) bool) *Gather[A] {
+	g.heard = heard
 	return g
 }
 

@@ -2,6 +2,7 @@ package hedge
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -76,4 +77,49 @@ func TestAnAbandonedCallIsASampleNotAnAnswer(t *testing.T) {
 			t.Errorf("a target whose calls were all given up is not silent")
 		}
 	})
+}
+
+// A call that ends at its own deadline is no answer (Heard): after one to a paused target timed
+// out, the next gather hedges away from it at the first tick, as from any silent target. Counted
+// as an answer, the timeout would make the target look alive for another quiet window.
+func TestACallThatTimedOutIsNoAnswer(t *testing.T) {
+	type reply struct{ heard bool }
+	for _, withHeard := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			p := NewPolicy(Settings{Max: 100 * time.Millisecond, FreeAfter: 450 * time.Millisecond, SilentOnly: true})
+			for range minSamples {
+				p.answered("m1", "", 20*time.Millisecond, true)
+			}
+			time.Sleep(time.Second) // m1 paused since
+			ask := func(ctx context.Context, target string, keys []string) (reply, []string) {
+				if target == "m2" {
+					time.Sleep(time.Millisecond)
+					return reply{heard: true}, keys
+				}
+				ctx, cancel := context.WithTimeout(ctx, time.Second) // the call's own deadline
+				defer cancel()
+				<-ctx.Done()
+				return reply{}, nil
+			}
+			gather := func(candidates ...string) *Gather[reply] {
+				g := New([]string{"LY"}, map[string][]string{"LY": candidates}, ask)
+				if withHeard {
+					g.Heard(func(r reply) bool { return r.heard })
+				}
+				return g
+			}
+			if out := gather("m1").Hedge(context.Background(), p, nil); !slices.Equal(out.Missing, []string{"LY"}) {
+				t.Fatalf("m1 alone, paused: %+v, want LY missing", out)
+			}
+			start := time.Now()
+			gather("m1", "m2").Hedge(context.Background(), p, nil)
+			took := time.Since(start)
+			if want := 101 * time.Millisecond; withHeard && took != want {
+				t.Errorf("right after m1's call timed out: answered after %v, want m2 asked at the first tick (%v)", took, want)
+			}
+			if want := 201 * time.Millisecond; !withHeard && took != want {
+				t.Errorf("without Heard (the timeout counted as m1's answer): answered after %v, want %v", took, want)
+			}
+		})
+	}
 }

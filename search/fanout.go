@@ -91,7 +91,8 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 		class = "whole"
 	}
 	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask).Class(class).
-		Skip(func(uri string) bool { return !reg.fallbackUsable(uri, r.lineAnswered) })
+		Skip(func(uri string) bool { return !reg.fallbackUsable(uri, r.lineAnswered) }).
+		Heard(delegateReply.heard)
 	o := g.Hedge(ctx, s.hedge, r.see)
 	for _, c := range []struct {
 		counter *prometheus.CounterVec
@@ -110,6 +111,11 @@ type delegateReply struct {
 	err  error
 }
 
+// heard says whether the target answered at all — trips, or a fault — as against a timeout, a
+// transport error or another alliance's answer: only an answer shows the hedge policy that the
+// target is alive.
+func (r delegateReply) heard() bool { return r.resp != nil || isFault(r.err) }
+
 // allianceReplies decides an alliance's answer from the replies of its targets, seen in the order
 // they came back: the complete one that won; else the incomplete one missing the fewest sellers
 // (the earliest of those); else every error. It also tells whether a machine of the line (the
@@ -124,7 +130,7 @@ type allianceReplies struct {
 
 // see takes one reply; a complete one wins the gather (and ends it), so it is the only one seen.
 func (r *allianceReplies) see(a hedge.Answer[delegateReply]) {
-	if reply := a.Value; (reply.resp != nil || isFault(reply.err)) && slices.Contains(r.line, a.Target) {
+	if a.Value.heard() && slices.Contains(r.line, a.Target) {
 		r.lineAnswered = true
 	}
 	switch reply := a.Value; {

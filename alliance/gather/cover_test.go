@@ -249,11 +249,11 @@ func (*ring) Candidates(seller string) ([]string, int) {
 	}
 	return slices.Clone(h), 2
 }
-func (r *ring) Ask(_ context.Context, machine string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
+func (r *ring) Ask(_ context.Context, machine string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls[machine] = append(r.calls[machine], strings.Join(sellers, ","))
-	return nil, nil, sellers
+	return nil, nil, sellers, true
 }
 
 // TestAGatherAsksTheFewestMachines: seen from m1, S1 and S5 are its own; S2, S3 and S4 are held

@@ -62,8 +62,8 @@ func TestConditionalGetTrips(t *testing.T) {
 // lostHolder is an alliance whose one holder of LY has lost it: every answer lacks LY.
 type lostHolder struct{ oneHolder }
 
-func (*lostHolder) Ask(context.Context, string, trip.Query, Sides, []string) (src, dst []flight.Flight, covered []string) {
-	return nil, nil, nil
+func (*lostHolder) Ask(context.Context, string, trip.Query, Sides, []string) (src, dst []flight.Flight, covered []string, heard bool) {
+	return nil, nil, nil, true
 }
 
 func TestAnIncompleteAnswerHasNoETag(t *testing.T) {

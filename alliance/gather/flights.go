@@ -14,7 +14,7 @@ import (
 
 // askFunc asks one machine for the flights of sellers on both sides of a query. covered names
 // the sellers it answered for; a machine that failed, or no longer has a seller, leaves it out.
-type askFunc func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string)
+type askFunc func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string, heard bool)
 
 // gathered is what a gather came to: the flights of every seller some holder answered for, by
 // seller, and the gather's outcome (the sellers none did, sorted, never nil; its calls and
@@ -30,16 +30,23 @@ type holderFlights struct {
 	src, dst []flight.Flight
 }
 
+// holderAnswer is what one call to a holder came to: its flights, and whether it answered at all
+// (Alliance.Ask's heard).
+type holderAnswer struct {
+	holderFlights
+	heard bool
+}
+
 // gatherFlights collects the flights of the sellers in want from their holders, candidates naming
 // each seller's holders in order, as a hedge.Gather with a key per seller (see there: one call per
 // machine, the next holder at once for a seller not covered, the next holder on a hedge every
 // policy too, the first answer covering a seller wins). won, unless nil, is told of each seller's
 // flights as soon as they win, while the gather goes on for the others.
 func gatherFlights(ctx context.Context, want []string, candidates map[string][]string, policy *hedge.Policy, ask askFunc, won func(string, holderFlights)) gathered {
-	g := hedge.New(want, candidates, func(ctx context.Context, machine string, sellers []string) (holderFlights, []string) {
-		src, dst, covered := ask(ctx, machine, sellers)
-		return holderFlights{src, dst}, covered
-	})
+	g := hedge.New(want, candidates, func(ctx context.Context, machine string, sellers []string) (holderAnswer, []string) {
+		src, dst, covered, heard := ask(ctx, machine, sellers)
+		return holderAnswer{holderFlights{src, dst}, heard}, covered
+	}).Heard(func(a holderAnswer) bool { return a.heard })
 	out := gathered{bySeller: make(map[string]holderFlights, len(want)), won: won}
 	out.outcome = g.Hedge(ctx, policy, out.take)
 	return out
@@ -47,7 +54,7 @@ func gatherFlights(ctx context.Context, want []string, candidates map[string][]s
 
 // take keeps the flights of the sellers an answer won, and only theirs: a holder that answered
 // late for a seller another holder had covered adds nothing.
-func (g *gathered) take(a hedge.Answer[holderFlights]) {
+func (g *gathered) take(a hedge.Answer[holderAnswer]) {
 	for _, s := range a.Won {
 		mine := holderFlights{ofSeller(a.Value.src, s), ofSeller(a.Value.dst, s)}
 		g.bySeller[s] = mine
@@ -207,7 +214,7 @@ func (s *Search) gatherSides(ctx context.Context, q trip.Query, ask map[Sides][]
 			candidates[sel], alike[sel] = s.alliance.Candidates(sel)
 		}
 		candidates = fewestCalls(sellers, candidates, alike, s.alliance.Zone, cacheKey(q))
-		ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
+		ask1 := func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 			return s.alliance.Ask(ctx, machine, q, sides, sellers)
 		}
 		return gatherFlights(ctx, sellers, candidates, s.cfg.Hedge, ask1, won)

@@ -19,10 +19,10 @@ import (
 // arrival per covered seller, marked with the machine. A machine listed in paused answers only
 // once its call is cancelled, and then with nothing.
 func holderAsk(has map[string][]string, paused ...string) askFunc {
-	return func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string) {
+	return func(ctx context.Context, machine string, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 		if slices.Contains(paused, machine) {
 			<-ctx.Done()
-			return nil, nil, nil
+			return nil, nil, nil, false
 		}
 		for _, s := range sellers {
 			if slices.Contains(has[machine], s) {
@@ -31,7 +31,7 @@ func holderAsk(has map[string][]string, paused ...string) askFunc {
 				dst = append(dst, flight.Flight{Seller: s, Number: s + "2", Dst: machine})
 			}
 		}
-		return src, dst, covered
+		return src, dst, covered, true
 	}
 }
 
@@ -64,11 +64,11 @@ func answeredBy(g gathered) map[string]string {
 
 func TestGatherTakesTheFlightsOfTheSellersAnAnswerWon(t *testing.T) {
 	g := gathered{bySeller: map[string]holderFlights{}}
-	won := hedge.Answer[holderFlights]{Target: "m1", Keys: []string{"LY", "UA"}, Covered: []string{"LY", "UA"}, Won: []string{"LY"},
-		Value: holderFlights{
+	won := hedge.Answer[holderAnswer]{Target: "m1", Keys: []string{"LY", "UA"}, Covered: []string{"LY", "UA"}, Won: []string{"LY"},
+		Value: holderAnswer{heard: true, holderFlights: holderFlights{
 			src: []flight.Flight{{Seller: "LY", Number: "LY1", Src: "m1"}, {Seller: "UA", Number: "UA1", Src: "m1"}, {Seller: "LH", Number: "LH1", Src: "m1"}},
 			dst: []flight.Flight{{Seller: "UA", Number: "UA2", Dst: "m1"}, {Seller: "LY", Number: "LY2", Dst: "m1"}},
-		}}
+		}}}
 	g.take(won)
 	late := won
 	late.Won = nil // UA was covered by another holder first; LY is this answer's

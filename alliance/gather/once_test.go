@@ -27,13 +27,13 @@ func (*oneHolder) Ready() bool                       { return true }
 func (*oneHolder) Sellers() []string                 { return []string{"LY"} }
 func (*oneHolder) Candidates(string) ([]string, int) { return []string{"m1"}, 1 }
 func (*oneHolder) Zone(machine string) string        { return machine }
-func (h *oneHolder) Ask(ctx context.Context, _ string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
+func (h *oneHolder) Ask(ctx context.Context, _ string, _ trip.Query, _ Sides, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 	h.asks.Add(1)
 	select {
 	case <-h.release:
-		return nil, nil, sellers
+		return nil, nil, sellers, true
 	case <-ctx.Done():
-		return nil, nil, nil
+		return nil, nil, nil, false
 	}
 }
 

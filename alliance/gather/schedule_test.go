@@ -37,7 +37,7 @@ func (s *schedule) Sellers() []string {
 }
 func (*schedule) Candidates(seller string) ([]string, int) { return []string{"m-" + seller}, 1 }
 func (*schedule) Zone(machine string) string               { return machine }
-func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string) {
+func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string, heard bool) {
 	s.mu.Lock()
 	during, hold := s.during, s.hold
 	var questions []string
@@ -77,7 +77,7 @@ func (s *schedule) Ask(_ context.Context, _ string, q trip.Query, sides Sides, s
 			hold(question)
 		}
 	}
-	return src, dst, covered
+	return src, dst, covered, true
 }
 
 // askedYet reports whether every question in want was asked (and not forgotten) so far.

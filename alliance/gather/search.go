@@ -30,8 +30,10 @@ type Alliance interface {
 	Zone(machine string) string
 	// Ask asks one machine for the flights of sellers out of q.Src (src, when sides has FromSrc)
 	// and into q.Dst (dst, when sides has ToDst) on q.Date; covered names the sellers it answered
-	// for on every side asked (none when it failed).
-	Ask(ctx context.Context, machine string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string)
+	// for on every side asked (none when it failed). heard says whether the machine answered at
+	// all, a refusal included, as against none (no call made, its deadline passed, a connection
+	// refused): only an answer shows the hedge policy that the machine is alive (hedge.Heard).
+	Ask(ctx context.Context, machine string, q trip.Query, sides Sides, sellers []string) (src, dst []flight.Flight, covered []string, heard bool)
 }
 
 // Config is a search's settings.
