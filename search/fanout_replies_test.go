@@ -58,3 +58,24 @@ func TestAllianceRepliesWithoutAnAnswerNameEveryError(t *testing.T) {
 		t.Errorf("error %v when the client went away; want context.Canceled", err)
 	}
 }
+
+// A reply shows the hedge policy that its delegate is alive only when the delegate answered:
+// trips (complete or not) or a SOAP fault, never a timeout, a transport error or another
+// alliance's answer (askAlliance turns that into a plain error).
+func TestDelegateReplyHeardOnlyFromAnAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply delegateReply
+		heard bool
+	}{
+		{"complete", delegateReply{resp: &soap.GetTripsResponse{Complete: true}}, true},
+		{"incomplete", delegateReply{resp: &soap.GetTripsResponse{MissingSellers: []string{"UA"}}}, true},
+		{"a fault", delegateReply{err: &soap.Fault{Code: "soap:Server", String: "not ready"}}, true},
+		{"a timeout", delegateReply{err: context.DeadlineExceeded}, false},
+		{"a refused connection", delegateReply{err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}, false},
+	} {
+		if got := tc.reply.heard(); got != tc.heard {
+			t.Errorf("%s: heard %v, want %v", tc.name, got, tc.heard)
+		}
+	}
+}
