@@ -1,9 +1,10 @@
 package search
 
 import (
-	"flightalliance/soap"
 	"fmt"
 	"time"
+
+	"flightalliance/soap"
 )
 
 // convertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
@@ -27,11 +28,11 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 	if err != nil {
 		return 0, dep, arr, err
 	}
-	dep, err = parseInstant(wl.Departure)
+	dep, err = soap.ParseInstant(wl.Departure)
 	if err != nil {
 		return 0, dep, arr, fmt.Errorf("departure %q is not an RFC 3339 instant", clip(wl.Departure))
 	}
-	arr, err = parseInstant(wl.Arrival)
+	arr, err = soap.ParseInstant(wl.Arrival)
 	if err != nil {
 		return 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
 	}

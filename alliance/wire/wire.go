@@ -5,7 +5,6 @@ package wire
 
 import (
 	"fmt"
-	"time"
 
 	"flightalliance/alliance/flight"
 	"flightalliance/soap"
@@ -27,15 +26,15 @@ func Flight(f flight.Flight) soap.Flight {
 
 // Parse converts and checks a flight received from another machine.
 func Parse(w soap.Flight) (flight.Flight, error) {
-	dep, err := time.Parse(time.RFC3339, w.Departure)
+	dep, err := soap.ParseInstant(w.Departure)
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Departure: %w", w.Flight, err)
 	}
-	arr, err := time.Parse(time.RFC3339, w.Arrival)
+	arr, err := soap.ParseInstant(w.Arrival)
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Arrival: %w", w.Flight, err)
 	}
-	price, err := flight.ParseCents(w.Price)
+	price, err := cents(w.Price)
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Price: %w", w.Flight, err)
 	}
@@ -58,4 +57,12 @@ func Leg(f flight.Flight, alliance string) soap.Leg {
 		Flight: w.Flight, Seller: w.Seller, Alliance: alliance, Src: w.Src, Dst: w.Dst,
 		Departure: w.Departure, Arrival: w.Arrival, Price: w.Price, Seats: w.Seats,
 	}
+}
+
+// cents is flight.ParseCents, without its cost for the form servers write ("512.00").
+func cents(s string) (flight.Cents, error) {
+	if c, ok := soap.PriceCents(s); ok {
+		return flight.Cents(c), nil
+	}
+	return flight.ParseCents(s)
 }
