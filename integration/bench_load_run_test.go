@@ -105,6 +105,7 @@ type loadPhase struct {
 	firstErrs     []string
 	wrong         error // the first wrong answer, found after the phase
 	before, after loadSnapshot
+	cores         coreTicks // the machine's CPU time over the phase itself (/proc/stat)
 }
 
 func (p *loadPhase) delta(counter string) float64 {
@@ -159,6 +160,17 @@ func (p *loadPhase) fail(err error) {
 	}
 }
 
+// cpuPerAnswer is the CPU time the search server, the machines and this process spent in the
+// phase, per answer, in milliseconds.
+func (p *loadPhase) cpuPerAnswer() float64 {
+	if len(p.lat) == 0 {
+		return 0
+	}
+	ticks := p.after.searchCPU - p.before.searchCPU + p.after.delegateCPU - p.before.delegateCPU +
+		p.after.othersCPU - p.before.othersCPU + p.after.clientCPU - p.before.clientCPU
+	return float64(ticks) * 1000 / clockTicks / float64(len(p.lat))
+}
+
 // describe is the phase's counters and CPU times, for the log.
 func (p *loadPhase) describe() string {
 	d := p.delta
@@ -194,6 +206,7 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 	p.before = l.snapshot(b, client)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	coresBefore := readCoreTicks()
 	start := time.Now()
 	for range loadWorkers {
 		wg.Go(func() {
@@ -224,6 +237,7 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 	}
 	wg.Wait()
 	p.wall = time.Since(start)
+	p.cores = readCoreTicks().minus(coresBefore)
 	p.after = l.snapshot(b, client)
 	p.wrong = l.checks.verify()
 	return p

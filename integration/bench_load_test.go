@@ -159,6 +159,10 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 			report(float64(p99)/float64(max(p50, 1))/spread, "whole-p99/p50-per-ref")
 		}
 		report(float64(p.shed.Load()), p.name+"-shed")
+		// The work the phase took and how busy the cores were: a phase whose cores are all busy is
+		// bound by CPU, and its latencies follow the CPU time every answer cost (every process's).
+		report(p.cpuPerAnswer(), p.name+"-cpu-ms/answer")
+		report(p.cores.busy(), p.name+"-cores-busy")
 		d := p.delta
 		report(d("search_hedges_sent_total")+d("flightalliance_airline_hedges_sent_total"), p.name+"-hedges-sent")
 		report(d("search_hedges_won_total")+d("flightalliance_airline_hedges_won_total"), p.name+"-hedges-won")
