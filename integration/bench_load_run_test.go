@@ -99,6 +99,7 @@ type loadPhase struct {
 	began         []time.Duration // when each answer's search began, into the phase (as lat)
 	query         []int           // which query each answer is of (as lat)
 	wall          time.Duration
+	startedAt     time.Time // when the phase began, by the wall clock (to find it in the processes' logs)
 	shed          atomic.Int64
 	noRetryAfter  atomic.Int64
 	errors        int
@@ -136,7 +137,8 @@ func (p *loadPhase) slowest(n int) string {
 }
 
 // writeTimeline writes every answer of the phase, in the order the searches began, to
-// dir/<phase>.txt: when it began into the phase and how long it took, in milliseconds.
+// dir/<phase>.txt: when it began into the phase and how long it took, in milliseconds (the
+// header says when the phase began, to be found in the processes' logs).
 func (p *loadPhase) writeTimeline(dir string) error {
 	idx := make([]int, len(p.lat))
 	for i := range idx {
@@ -144,7 +146,7 @@ func (p *loadPhase) writeTimeline(dir string) error {
 	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(p.began[a], p.began[b]) })
 	var b strings.Builder
-	b.WriteString("began_ms took_ms query\n")
+	fmt.Fprintf(&b, "began_ms took_ms query (began_ms counted from %s)\n", p.startedAt.UTC().Format(time.RFC3339Nano))
 	for _, i := range idx {
 		fmt.Fprintf(&b, "%.1f %.1f %d\n", ms(p.began[i]), ms(p.lat[i]), p.query[i])
 	}
@@ -208,6 +210,7 @@ func (l *loadRun) run(b *testing.B, client *http.Client, name string, limit, n i
 	var wg sync.WaitGroup
 	coresBefore := readCoreTicks()
 	start := time.Now()
+	p.startedAt = start
 	for range loadWorkers {
 		wg.Go(func() {
 			var body []byte
