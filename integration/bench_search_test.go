@@ -19,6 +19,10 @@ import (
 //     the median of 5 runs per query. ref-stdjson is the same with encoding/json, the reference
 //     of the issue (the search server's encoder before it had its own); the ratios against it
 //     are reported too, for comparison with the issue's figures.
+//   - floor: per query, ref plus the time the answer's bytes take to cross its two hops over
+//     TLS by themselves (transfers: the delegate's SOAP, median-soap-KiB, and the JSON), what
+//     rest-cold would be if the hops did no work but the reference's; floor/ref and
+//     rest-cold/floor are per query, their median reported.
 //   - rest-cold: GET /Services/FlightsSearch/flight through a search server process that keeps
 //     no answers (--answer-cache 0), whose alliance runs with --cache-size 0 --flights-cache 0:
 //     every search gathers flights from the machines, joins and sorts them at the delegate, which
@@ -95,6 +99,13 @@ func BenchmarkSearchREST(b *testing.B) {
 		ref[i], refStd[i] = median(runs), median(std)
 	}
 
+	// The reference plus the bytes of the answer's two hops (transfers).
+	moved, soapSizes := transfers(b, cold, queries, sizes)
+	floor := make([]time.Duration, len(queries))
+	for i := range floor {
+		floor[i] = ref[i] + moved[i]
+	}
+
 	// Cold: every search gathers from the machines.
 	coldDelegate := cold.machines[cold.delegate()].url()
 	coldSearchBefore, coldDelegateBefore := searchMetrics(b, client, coldBase), searchMetrics(b, client, coldDelegate)
@@ -130,6 +141,10 @@ func BenchmarkSearchREST(b *testing.B) {
 	b.ReportMetric(medianF(sizes)/1024, "median-answer-KiB")
 	b.ReportMetric(ms(median(ref)), "ref-ms")
 	b.ReportMetric(ms(median(refStd)), "ref-stdjson-ms")
+	b.ReportMetric(medianF(soapSizes)/1024, "median-soap-KiB")
+	b.ReportMetric(ms(median(floor)), "floor-ms")
+	b.ReportMetric(ratio(floor), "floor/ref")
+	b.ReportMetric(ratioTo(floor, restCold), "rest-cold/floor")
 	b.ReportMetric(ratioTo(refStd, restWarm), "rest-warm/ref-stdjson")
 	b.ReportMetric(ratioTo(refStd, restCold), "rest-cold/ref-stdjson")
 	b.ReportMetric(ms(median(restWarm)), "rest-warm-ms")
