@@ -54,15 +54,17 @@ type Reserved struct {
 }
 
 // Reserve books every seat of every leg of r in one transaction, or none.
+// A request that is bad in itself is refused naming its field whether or not this machine is
+// ready (any machine would refuse it the same), as checkID does for an ID.
 func (s *Service) Reserve(ctx context.Context, r booking.Request) (Reserved, error) {
-	if err := s.checkReady(); err != nil {
-		return Reserved{}, err
-	}
 	if err := r.Validate(); err != nil {
 		return Reserved{}, err
 	}
 	if r.Alliance != s.alliance {
 		return Reserved{}, refuse(OtherAlliance, "alliance: this is alliance %s, not %q", s.alliance, clipID(r.Alliance))
+	}
+	if err := s.checkReady(); err != nil {
+		return Reserved{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, Budget)
 	defer cancel()

@@ -58,6 +58,13 @@ func TestServiceRefusesNamingTheField(t *testing.T) {
 	}
 	_, err := s.Reserve(ctx, one("LY", "LY001"))
 	refused("not ready", err, Unavailable, "not ready")
+	// Bad in itself: refused naming the field by a machine not ready as by any other.
+	var notReady *booking.FieldError
+	if _, err = s.Reserve(ctx, booking.Request{Alliance: "star", Legs: one("LY", "LY001").Legs, Seats: 0, Key: "z"}); !errors.As(err, &notReady) || !strings.Contains(err.Error(), "seats") {
+		t.Errorf("no seats, not ready: %v, want a field error naming seats", err)
+	}
+	_, err = s.Reserve(ctx, booking.Request{Alliance: "oneworld", Legs: one("LY", "LY001").Legs, Seats: 1, Key: "x"})
+	refused("another alliance, not ready", err, OtherAlliance, "alliance")
 	_, err = s.Seats(ctx, "", "LY", "LY001")
 	refused("seats, not ready", err, Unavailable, "not ready")
 	ready = true
