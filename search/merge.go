@@ -128,6 +128,10 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		st.Error = "malformed answer: NotModified outside a conditional exchange"
 		return st, nil, 0
 	}
+	if err := checkTotal(a.Resp.Total, len(a.Resp.Trips)); err != nil {
+		st.Error = fmt.Sprintf("malformed answer: %v", err)
+		return st, nil, 0
+	}
 	conv, err := newConverter(a.Alliance, q, a.Resp)
 	if err != nil {
 		st.Error = fmt.Sprintf("malformed answer: %v", err)
@@ -170,6 +174,23 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 	// A delegate that does not count (Total 0) sent its whole list.
 	total := max(a.Resp.Total, len(a.Resp.Trips)) - (len(a.Resp.Trips) - len(trips))
 	return st, trips, total
+}
+
+// maxTotal bounds the Total an alliance may report: the largest integer a JSON client in
+// JavaScript reads exactly. The sum over alliances then cannot overflow.
+const maxTotal = 1 << 53
+
+// checkTotal refuses a Total that cannot count the list the trips were sent from: negative,
+// beyond maxTotal, or fewer than the trips sent (0 is a delegate that does not count: its whole
+// list was sent).
+func checkTotal(total, sent int) error {
+	switch {
+	case total < 0 || total > maxTotal:
+		return fmt.Errorf("Total %d is not a count of trips", total)
+	case total > 0 && total < sent:
+		return fmt.Errorf("Total %d, fewer than the %d trips sent", total, sent)
+	}
+	return nil
 }
 
 // checkCut refuses a list cut short (fewer trips sent than its total) that cannot be the top of

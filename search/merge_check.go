@@ -36,6 +36,17 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 	if err != nil {
 		return 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
 	}
+	// API.md: instants in UTC. An offset of zero ("+00:00") is UTC written another way; any
+	// other would show the client a local time (the text is copied as it came).
+	if _, off := dep.Zone(); off != 0 {
+		return 0, dep, arr, fmt.Errorf("departure %q is not in UTC", clip(wl.Departure))
+	}
+	if _, off := arr.Zone(); off != 0 {
+		return 0, dep, arr, fmt.Errorf("arrival %q is not in UTC", clip(wl.Arrival))
+	}
+	if !isIATA(wl.Src) || !isIATA(wl.Dst) {
+		return 0, dep, arr, fmt.Errorf("flight %q from %q to %q: not IATA airport codes (three upper-case letters)", clip(wl.Flight), clip(wl.Src), clip(wl.Dst))
+	}
 	if !arr.After(dep) {
 		return 0, dep, arr, fmt.Errorf("flight %q arrives at %s, not after its departure", clip(wl.Flight), wl.Arrival)
 	}
@@ -46,4 +57,17 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 		return 0, dep, arr, fmt.Errorf("flight %q has %d seats", clip(wl.Flight), wl.Seats)
 	}
 	return cents, dep, arr, nil
+}
+
+// isIATA reports whether code is three upper-case letters, as ParseQuery takes an airport.
+func isIATA(code string) bool {
+	if len(code) != 3 {
+		return false
+	}
+	for i := range 3 {
+		if code[i] < 'A' || code[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -126,6 +127,11 @@ func TestMergeRefusesMalformedAnswers(t *testing.T) {
 		"not connecting":   wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "02:00", "1"), leg("LY2", "ROM", "JFK", "03:00", "04:00", "1")),
 		"via src":          wireTrip("", leg("LY1", "TLV", "TLV", "01:00", "02:00", "1"), leg("LY2", "TLV", "JFK", "03:00", "04:00", "1")),
 		"leaves too early": wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "03:00", "1"), leg("LY2", "ATH", "JFK", "02:00", "04:00", "1")),
+		// Legs the answer would show as they came: airports and instants as API.md has them.
+		"no stop airport":    wireTrip("", leg("LY1", "TLV", "", "01:00", "02:00", "1"), leg("LY2", "", "JFK", "03:00", "04:00", "1")),
+		"stop in lower case": wireTrip("", leg("LY1", "TLV", "ath", "01:00", "02:00", "1"), leg("LY2", "ath", "JFK", "03:00", "04:00", "1")),
+		"not in UTC":         {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: "2026-12-01T05:00:00+02:00", Arrival: "2026-12-01T04:00:00Z", Price: "1"}}},
+		"arrival not in UTC": {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: "2026-12-01T01:00:00Z", Arrival: "2026-12-01T09:00:00+05:00", Price: "1"}}},
 	} {
 		good := wireTrip("1.00", leg("LY9", "TLV", "JFK", "01:00", "02:00", "1.00"))
 		a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{good, bad}}}})
@@ -224,4 +230,31 @@ func TestMergeIsDeterministic(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMergeRefusesTotalsThatCountNothing: a Total below zero, below the trips sent, or past what
+// a JSON client reads exactly is refused as malformed (summed, such totals overflowed into a
+// negative total shown as complete); 0 stays a delegate that does not count.
+func TestMergeRefusesTotalsThatCountNothing(t *testing.T) {
+	two := []soap.Trip{
+		wireTrip("1.00", leg("LY1", "TLV", "JFK", "01:00", "02:00", "1.00")),
+		wireTrip("2.00", leg("LY2", "TLV", "JFK", "01:00", "02:00", "2.00")),
+	}
+	top := tlvJFK
+	top.Limit = 2 // the top 2 of a longer list may be sent
+	for _, total := range []int{-1, 1, maxTotal + 1, math.MaxInt} {
+		a := Merge(top, []DelegateAnswer{
+			{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: total, Trips: two}},
+			{Alliance: "sky", Resp: &soap.GetTripsResponse{Complete: true, Total: maxTotal, Trips: two}},
+		})
+		if a.Complete || a.Alliances[1].Complete || !strings.HasPrefix(a.Alliances[1].Error, "malformed answer: Total") || a.Total != maxTotal {
+			t.Errorf("Total %d: got total %d, %+v; want star refused as malformed, sky's total only", total, a.Total, a.Alliances)
+		}
+	}
+	for _, total := range []int{0, 2, 40, maxTotal} {
+		a := Merge(top, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: total, Trips: two}}})
+		if !a.Complete || len(a.Trips) != 2 || a.Total != max(total, 2) {
+			t.Errorf("Total %d: got complete %v, %d trips, total %d", total, a.Complete, len(a.Trips), a.Total)
+		}
+	}
 }
