@@ -17,10 +17,12 @@ func bigAnswer(n int) *soap.GetTripsResponse {
 	rng := rand.New(rand.NewPCG(1, 2))
 	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	sellers := []string{"LY", "UA", "LH", "AF", "BA"}
+	next := 0 // a flight is one flight: every leg its own number
 	mk := func(src, dst string, after time.Time) soap.Leg {
 		dep := after.Add(time.Duration(rng.IntN(4*60)) * time.Minute)
 		s := sellers[rng.IntN(len(sellers))]
-		return soap.Leg{Flight: fmt.Sprintf("%s%05d", s, rng.IntN(10000)), Seller: s, Alliance: "star", Src: src, Dst: dst,
+		next++
+		return soap.Leg{Flight: fmt.Sprintf("%s%05d", s, next), Seller: s, Alliance: "star", Src: src, Dst: dst,
 			Departure: dep.Format(time.RFC3339), Arrival: dep.Add(time.Duration(60+rng.IntN(600)) * time.Minute).Format(time.RFC3339),
 			Price: fmt.Sprintf("%d.%02d", 50+rng.IntN(900), rng.IntN(100)), Seats: rng.IntN(300)}
 	}

@@ -164,6 +164,18 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		}
 		slices.SortFunc(trips, func(a, b trip) int { return q.Sort.compare(&a, &b) })
 	}
+	// A flight is one flight: the answer's trips may not show it twice, nor with two sets of
+	// values (sorted, two copies of a trip are neighbours: the order is total).
+	if err := conv.distinctFlights(); err != nil {
+		st.Error = fmt.Sprintf("malformed answer: %v", err)
+		return st, nil, 0
+	}
+	for i := 1; i < len(trips); i++ {
+		if q.Sort.compare(&trips[i-1], &trips[i]) == 0 {
+			st.Error = fmt.Sprintf("malformed answer: a trip twice (%s)", tripFlights(&trips[i]))
+			return st, nil, 0
+		}
+	}
 	for _, s := range a.Resp.MissingSellers {
 		if !slices.Contains(st.MissingSellers, s) {
 			st.MissingSellers = append(st.MissingSellers, s)

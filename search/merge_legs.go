@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"flightalliance/soap"
@@ -177,4 +178,42 @@ func (r route) check(legs []*validLeg) error {
 		}
 	}
 	return nil
+}
+
+// distinctFlights refuses an answer whose legs show one flight (a seller's flight number) with
+// two sets of values — airports, instants or price — so that no answer shows a client two
+// versions of one flight. The legs of every trip converted so far are read, the shared ones once.
+func (c *converter) distinctFlights() error {
+	type flightKey struct{ seller, number string }
+	seen := make(map[flightKey]*validLeg, len(c.shared)+len(c.inline))
+	var twice flightKey // the least, so that the answer does not depend on the trips' order
+	found := false
+	for _, list := range [][]validLeg{c.shared, c.inline} {
+		for i := range list {
+			l := &list[i]
+			k := flightKey{l.w.Seller, l.w.Flight}
+			p, ok := seen[k]
+			if !ok {
+				seen[k] = l
+				continue
+			}
+			differ := p.w.Src != l.w.Src || p.w.Dst != l.w.Dst || !p.dep.Equal(l.dep) || !p.arr.Equal(l.arr) || p.cents != l.cents
+			if differ && (!found || k.seller < twice.seller || k.seller == twice.seller && k.number < twice.number) {
+				twice, found = k, true
+			}
+		}
+	}
+	if found {
+		return fmt.Errorf("flight %q of seller %q shown twice, with other values", clip(twice.number), clip(twice.seller))
+	}
+	return nil
+}
+
+// tripFlights names a trip by its flights ("LY001+UA002").
+func tripFlights(t *trip) string {
+	names := make([]string, len(t.legs))
+	for i, l := range t.legs {
+		names[i] = clip(l.w.Flight)
+	}
+	return strings.Join(names, "+")
 }

@@ -258,3 +258,36 @@ func TestMergeRefusesTotalsThatCountNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesAFlightShownTwice: an alliance's answer that shows a trip twice, or one flight
+// with two sets of values (inline or shared), is refused as malformed; one flight in many trips,
+// the same each time, is an answer.
+func TestMergeRefusesAFlightShownTwice(t *testing.T) {
+	direct := leg("LY1", "TLV", "JFK", "01:00", "02:00", "1.00")
+	dearer := leg("LY1", "TLV", "JFK", "01:00", "02:00", "5.00")
+	first, then := leg("LY2", "TLV", "ATH", "01:00", "02:00", "1.00"), leg("UA3", "ATH", "JFK", "03:00", "04:00", "1.00")
+	later := leg("UA3", "ATH", "JFK", "05:00", "06:00", "1.00")
+	other := leg("LY4", "TLV", "ATH", "00:30", "02:30", "2.00")
+	for name, tc := range map[string]struct {
+		resp *soap.GetTripsResponse
+		want string // "" for an answer
+	}{
+		"a trip twice": {&soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{wireTrip("", direct), wireTrip("", direct)}},
+			"malformed answer: a trip twice (LY1)"},
+		"a flight at two prices": {&soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{wireTrip("", direct), wireTrip("", dearer)}},
+			`malformed answer: flight "LY1" of seller "LY" shown twice`},
+		"a flight at two times": {&soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{wireTrip("", first, then), wireTrip("", other, later)}},
+			`malformed answer: flight "UA3" of seller "UA" shown twice`},
+		"shared legs of one flight": {&soap.GetTripsResponse{Complete: true, SharedLegs: []soap.Leg{direct, dearer},
+			Trips: []soap.Trip{{LegIndexes: []int{0}}, {LegIndexes: []int{1}}}}, `malformed answer: flight "LY1" of seller "LY" shown twice`},
+		"one flight in two trips": {&soap.GetTripsResponse{Complete: true, Trips: []soap.Trip{wireTrip("", first, then), wireTrip("", other, then)}}, ""},
+	} {
+		a := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: tc.resp}})
+		switch {
+		case tc.want == "" && (!a.Complete || len(a.Trips) != 2):
+			t.Errorf("%s: got %+v, want both trips", name, a)
+		case tc.want != "" && (a.Complete || len(a.Trips) != 0 || !strings.HasPrefix(a.Alliances[0].Error, tc.want)):
+			t.Errorf("%s: got %+v, want the alliance refused: %s", name, a, tc.want)
+		}
+	}
+}
