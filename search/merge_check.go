@@ -59,7 +59,8 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 	return cents, dep, arr, nil
 }
 
-// isIATA reports whether code is three upper-case letters, as ParseQuery takes an airport.
+// isIATA reports whether code is an IATA airport code, three upper-case letters: a query's
+// src and dst, and every airport of a delegate's legs.
 func isIATA(code string) bool {
 	if len(code) != 3 {
 		return false

@@ -56,10 +56,7 @@ const MaxLimit = 1000
 // params are the query parameters of a search, as the error for an unknown one lists them.
 var params = []string{"src", "dst", "date", "servers", "limit", "offset", "nonstop", "max_price", "sort"}
 
-var (
-	iataRe   = regexp.MustCompile(`^[A-Z]{3}$`)
-	sellerRe = regexp.MustCompile(`^[A-Z0-9]{2,8}$`)
-)
+var sellerRe = regexp.MustCompile(`^[A-Z0-9]{2,8}$`)
 
 // maxSellers bounds the seller filter so that a query stays small on the wire.
 const maxSellers = 64
@@ -200,7 +197,7 @@ func airport(v url.Values, name string) (string, error) {
 	if !ok || vals[0] == "" {
 		return "", inputErr(name, "missing (an IATA airport code such as TLV)")
 	}
-	if !iataRe.MatchString(vals[0]) {
+	if !isIATA(vals[0]) {
 		return "", inputErr(name, "%q is not an IATA airport code (three upper-case letters)", clip(vals[0]))
 	}
 	return vals[0], nil
