@@ -12,14 +12,14 @@ CHAOS_REPLICAS ?= 3
 build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
 
-# Node.js and npm run the third-party SOAP client tests and the web console's browser test (their
-# npm packages come from npm ci, in the tests); the browser is Debian's chromium. Debian's
-# packages are installed when they are missing.
+# Debian's packages the tests use, installed when missing: python3-zeep, the third-party WSDL
+# toolkit of the SOAP interoperability tests (run by Debian's /usr/bin/python3), and chromium,
+# the browser of the web console's test (driven by chromedp).
+DEB_PKGS := python3-zeep chromium
 deps:
-	@command -v node >/dev/null && command -v npm >/dev/null || \
-		{ echo "installing Node.js and npm (apt-get)"; apt-get update -qq && apt-get install -y -qq nodejs npm; }
-	@test -x /usr/bin/chromium || \
-		{ echo "installing Chromium (apt-get)"; apt-get update -qq && apt-get install -y -qq chromium; }
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing" $$missing "(apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
 # make test: the unit packages under the race detector, then the tests that start real
 # processes (integration/, alliancectl's end to end) without it, never from go test's cache: they

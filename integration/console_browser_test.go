@@ -3,7 +3,6 @@ package integration
 import (
 	"bufio"
 	"context"
-	"flightalliance/internal/nodetest"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,19 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-// consoleNode is node, with the playwright-core of dir installed (npm ci, once).
-func consoleNode(ctx context.Context, t *testing.T, dir string) string {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core", "package.json")); err != nil {
-		return nodetest.Node(ctx, t, dir) // runs npm ci in dir
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is not installed: this test runs playwright-core in %s (%v)", dir, err)
-	}
-	return node
-}
 
 // startChromium starts a headless Chromium with a DevTools port, in a process group of its own
 // (its helpers die with it), and returns its DevTools WebSocket URL. The test kills the group,

@@ -1,130 +1,173 @@
 package integration
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 )
 
-// consoleDriver is console.js driving the page: one JSON step a line in, one answer a line out.
+// consoleDriver drives the search server's web console in the test's Chromium over the DevTools
+// protocol (chromedp): one step at a time, each bounded by its timeout, each followed by a
+// screenshot, with the problems the page had meanwhile (console errors, uncaught exceptions,
+// requests to anywhere but the search server). Every wait is for a condition on the page;
+// nothing sleeps for a fixed time.
 type consoleDriver struct {
-	in      io.WriteCloser
-	answers chan string
+	tab     context.Context // the page's chromedp context
+	base    string
 	shotDir string
 	taken   []string
+
+	mu       sync.Mutex
+	problems []string
 }
 
-type stepAnswer struct {
-	OK              bool            `json:"ok"`
-	Data            json.RawMessage `json:"data"`
-	Error           string          `json:"error"`
-	Screenshot      string          `json:"screenshot"`
-	ScreenshotError string          `json:"screenshotError"`
-	Problems        []string        `json:"problems"`
-}
-
-func startConsoleDriver(ctx context.Context, t *testing.T, node, dir, ws, base string) *consoleDriver {
+// startConsoleDriver opens a tab of 1280×800 in the Chromium whose DevTools WebSocket is ws, and
+// watches it for problems.
+func startConsoleDriver(ctx context.Context, t *testing.T, ws, base string) *consoleDriver {
 	t.Helper()
 	shotDir := filepath.Join(t.TempDir(), "screenshots")
 	if err := os.MkdirAll(shotDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, node, "console.js", ws, base, shotDir)
-	cmd.Dir = dir
-	logPath := filepath.Join(t.TempDir(), "console-js.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = logf
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start node console.js: %v", err)
-	}
-	d := &consoleDriver{in: in, answers: make(chan string), shotDir: shotDir}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-		for sc.Scan() {
-			d.answers <- sc.Text()
-		}
-		close(d.answers)
-	}()
+	alloc, cancelAlloc := remote.NewAllocator(ctx, ws)
+	tab, cancelTab := chromedp.NewContext(alloc)
+	d := &consoleDriver{tab: tab, base: base, shotDir: shotDir}
 	t.Cleanup(func() {
-		in.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
-		if b, _ := os.ReadFile(logPath); t.Failed() && len(b) > 0 {
-			t.Logf("--- console.js's stderr:\n%s", lastBytes(b, 4000))
-		}
+		cancelTab()
+		cancelAlloc()
 		d.keepScreenshots(t)
 	})
+	// The first action opens the tab, under no deadline of its own: a deadline on it would close
+	// the tab when it passed.
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatalf("opening a tab in Chromium at %s: %v", ws, err)
+	}
+	if err := chromedp.Listen(tab, d.watch); err != nil {
+		t.Fatalf("watching the tab: %v", err)
+	}
 	return d
 }
 
-// do runs one step and returns its data; a failed step, or any JavaScript error or outside
-// request seen meanwhile, fails the test naming the step's screenshot.
+// watch notes what the page must never do. It runs in chromedp's event loop, so it only appends.
+func (d *consoleDriver) watch(ev any) {
+	var problem string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, consoleArg(a))
+			}
+			problem = "console error: " + strings.Join(args, " ")
+		}
+	case *runtime.EventExceptionThrown:
+		problem = "page error: " + exceptionText(ev.ExceptionDetails)
+	case *network.EventRequestWillBeSent:
+		if u := ev.Request.URL; !strings.HasPrefix(u, d.base+"/") && !strings.HasPrefix(u, "data:") {
+			problem = "request outside the search server: " + u
+		}
+	}
+	if problem != "" {
+		d.mu.Lock()
+		d.problems = append(d.problems, problem)
+		d.mu.Unlock()
+	}
+}
+
+func consoleArg(a *runtime.RemoteObject) string {
+	if len(a.Value) > 0 {
+		var s string
+		if json.Unmarshal(a.Value, &s) == nil {
+			return s
+		}
+		return string(a.Value)
+	}
+	return a.Description
+}
+
+func exceptionText(e *runtime.ExceptionDetails) string {
+	if e.Exception != nil && e.Exception.Description != "" {
+		return e.Exception.Description
+	}
+	return e.Text
+}
+
+// takeProblems returns the problems seen since it was last called.
+func (d *consoleDriver) takeProblems() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.problems
+	d.problems = nil
+	return p
+}
+
+// do runs one step and returns its data as JSON; a failed step, or any problem of the page seen
+// meanwhile, fails the test naming the step's screenshot.
 func (d *consoleDriver) do(t *testing.T, step string, timeout time.Duration, args map[string]any) json.RawMessage {
 	t.Helper()
-	msg := map[string]any{"step": step, "timeout": timeout.Milliseconds()}
-	maps.Copy(msg, args)
-	line, _ := json.Marshal(msg)
-	if _, err := d.in.Write(append(line, '\n')); err != nil {
-		t.Fatalf("step %s: writing to console.js: %v", step, err)
+	run, ok := consoleSteps[step]
+	if !ok {
+		t.Fatalf("no console step %q", step)
 	}
-	var raw string
-	select {
-	case r, ok := <-d.answers:
-		if !ok {
-			t.Fatalf("step %s: console.js exited (%s)", step, d.shots())
-		}
-		raw = r
-	case <-time.After(timeout + 30*time.Second):
-		t.Fatalf("step %s: no answer from console.js within %v (%s)", step, timeout+30*time.Second, d.shots())
+	ctx, cancel := context.WithTimeout(d.tab, timeout)
+	data, err := run(ctx, d, stepArgs(args))
+	cancel()
+	var shot, shotErr string
+	if step != "close" {
+		shot, shotErr = d.screenshot(step)
 	}
-	var ans stepAnswer
-	if err := json.Unmarshal([]byte(raw), &ans); err != nil {
-		t.Fatalf("step %s: console.js answered %q: %v", step, raw, err)
+	if problems := d.takeProblems(); len(problems) > 0 {
+		t.Fatalf("step %s: the page had problems: %s (screenshot %s)", step, strings.Join(problems, "; "), shot)
 	}
-	if ans.Screenshot != "" {
-		d.taken = append(d.taken, ans.Screenshot)
+	if err != nil {
+		line, _ := json.Marshal(args)
+		t.Fatalf("step %s %s: %v (screenshot %s%s)", step, line, err, shot, shotErr)
 	}
-	if len(ans.Problems) > 0 {
-		t.Fatalf("step %s: the page had problems: %s (screenshot %s)", step, strings.Join(ans.Problems, "; "), ans.Screenshot)
+	raw, err := json.Marshal(data)
+	if err != nil {
+		t.Fatalf("step %s: %v", step, err)
 	}
-	if !ans.OK {
-		t.Fatalf("step %s %s: %s (screenshot %s%s)", step, line, ans.Error, ans.Screenshot, ans.ScreenshotError)
+	return raw
+}
+
+// screenshot saves the whole page as the next numbered PNG, or says why it could not.
+func (d *consoleDriver) screenshot(step string) (path, problem string) {
+	ctx, cancel := context.WithTimeout(d.tab, 20*time.Second)
+	defer cancel()
+	// Two animation frames first, so that the picture is of what the DOM holds now and not the
+	// last frame the compositor drew.
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](
+		`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
+	var png []byte
+	if err == nil {
+		png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	}
-	return ans.Data
+	if err == nil {
+		path = filepath.Join(d.shotDir, fmt.Sprintf("%02d-%s.png", len(d.taken)+1, step))
+		err = os.WriteFile(path, png, 0o644)
+	}
+	if err != nil {
+		return "", "; no screenshot: " + err.Error()
+	}
+	d.taken = append(d.taken, path)
+	return path, ""
 }
 
 func (d *consoleDriver) decode(t *testing.T, data json.RawMessage, v any) {
 	t.Helper()
 	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("console.js answered %s: %v", data, err)
+		t.Fatalf("the console step answered %s: %v", data, err)
 	}
 }
 

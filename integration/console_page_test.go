@@ -2,7 +2,7 @@ package integration
 
 import "strings"
 
-// What console.js reads from the page.
+// What the console test reads from the page (console_page_scripts_test.go).
 type consoleResults struct {
 	URL          string `json:"url"`
 	Complete     string `json:"complete"`

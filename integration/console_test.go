@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -31,11 +30,6 @@ func TestWebConsole(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	dir, err := filepath.Abs(filepath.Join("testdata", "console"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node := consoleNode(ctx, t, dir)
 
 	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}, allianceOpts{perDay: 120}, nil)
 	a := w.a
@@ -49,7 +43,7 @@ func TestWebConsole(t *testing.T) {
 		return checkSearch(w.base, []*testAlliance{a}, []query{q})
 	})
 
-	d := startConsoleDriver(ctx, t, node, dir, startChromium(ctx, t, searchSPKI(t, w.base)), w.base)
+	d := startConsoleDriver(ctx, t, startChromium(ctx, t, searchSPKI(t, w.base)), w.base)
 	parent := t
 	const step = 20 * time.Second
 
