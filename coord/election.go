@@ -106,15 +106,18 @@ func (e *LeaseElection) Run(ctx context.Context, value string, task func(ctx con
 	}
 	// Campaign can return after the session expired while it waited:
 	// confirm the leader key is still ours before leading.
-	resp, err := e.s.Client().Get(ctx, el.Key())
-	if err != nil || len(resp.Kvs) == 0 || resp.Kvs[0].CreateRevision != el.Rev() {
-		return fmt.Errorf("%w: leader key %s vanished right after the campaign (err %v)", ErrLeadershipLost, el.Key(), err)
+	// The key and revision are read once here: Resign clears them in el while the watch below
+	// may still be starting.
+	key, rev := el.Key(), el.Rev()
+	resp, err := e.s.Client().Get(ctx, key)
+	if err != nil || len(resp.Kvs) == 0 || resp.Kvs[0].CreateRevision != rev {
+		return fmt.Errorf("%w: leader key %s vanished right after the campaign (err %v)", ErrLeadershipLost, key, err)
 	}
 	leadCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	doubt := e.s.Doubt() // the keep-alive the lead was confirmed under
 	go func() {
-		events := NewTree(e.s.Client()).Watch(leadCtx, el.Key(), WatchOptions{FromRevision: el.Rev() + 1})
+		events := NewTree(e.s.Client()).Watch(leadCtx, key, WatchOptions{FromRevision: rev + 1})
 		for {
 			select {
 			case <-leadCtx.Done():
@@ -126,8 +129,8 @@ func (e *LeaseElection) Run(ctx context.Context, value string, task func(ctx con
 				if !ok {
 					return
 				}
-				if ev.Type == EventDeleted || (ev.Type == EventResync && !holds(ev.Children, el.Rev())) {
-					cancel(fmt.Errorf("%w: leader key %s deleted", ErrLeadershipLost, el.Key()))
+				if ev.Type == EventDeleted || (ev.Type == EventResync && !holds(ev.Children, rev)) {
+					cancel(fmt.Errorf("%w: leader key %s deleted", ErrLeadershipLost, key))
 					return
 				}
 			}
