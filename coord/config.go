@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/types"
+	"go.uber.org/zap"
 
 	"flightalliance/internal/pki"
 )
@@ -57,6 +58,9 @@ type Config struct {
 	ElectionMs   uint          // default 1000
 	Logger       *slog.Logger  // default slog.Default()
 	EtcdLogLevel string        // default "warn"
+	// EtcdLogger, when set, takes etcd's logs (the member's and its clients') instead of etcd's
+	// own JSON on stderr at EtcdLogLevel: its level is then the logger's own.
+	EtcdLogger *zap.Logger
 	// TLS, when its certificate is set, secures the member's peer and client traffic (its URLs
 	// are then https://); with a CA, peers and clients must present certificates it signed, and
 	// this member presents its own to them.
@@ -73,6 +77,13 @@ type Config struct {
 
 // maxLearners is set the same on every member (etcd requires it).
 const maxLearners = 100
+
+// Check validates c as Start would, without starting anything: for a command line checked
+// before it is run.
+func (c Config) Check() error {
+	_, err := c.normalize()
+	return err
+}
 
 // normalize validates c and fills in defaults.
 func (c Config) normalize() (Config, error) {

@@ -159,7 +159,7 @@ func listByPeer(ctx context.Context, c Config, peerURL string) *clusterView {
 }
 
 // newClient is an etcd client for this member's own use, logging through
-// zap at the member's etcd log level.
+// the member's etcd logger.
 func newClient(c Config, endpoints []string) (*clientv3.Client, error) {
 	tlsConfig, err := c.clientTLS()
 	if err != nil {
@@ -171,6 +171,6 @@ func newClient(c Config, endpoints []string) (*clientv3.Client, error) {
 		DialTimeout:          2 * time.Second,
 		DialKeepAliveTime:    2 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
-		Logger:               zapLogger(c.EtcdLogLevel),
+		Logger:               c.etcdLogger(),
 	})
 }

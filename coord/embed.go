@@ -54,6 +54,9 @@ func (c Config) embedConfig(state, initialCluster string) (*embed.Config, error)
 	e.AutoCompactionRetention = "1h"
 	e.LogLevel = c.EtcdLogLevel
 	e.LogOutputs = []string{"stderr"}
+	if c.EtcdLogger != nil {
+		e.ZapLoggerBuilder = embed.NewZapLoggerBuilder(c.EtcdLogger)
+	}
 	if c.TLS.Enabled() {
 		info := transport.TLSInfo{CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, TrustedCAFile: c.TLS.CAFile,
 			ClientCertAuth: c.TLS.CAFile != ""}
@@ -85,6 +88,15 @@ func (c Config) peerHTTPClient(timeout time.Duration) *http.Client {
 		t.TLSClientConfig = cfg
 	}
 	return &http.Client{Timeout: timeout, Transport: t}
+}
+
+// etcdLogger is the zap logger of this member's etcd clients: EtcdLogger, else etcd's own at
+// EtcdLogLevel.
+func (c Config) etcdLogger() *zap.Logger {
+	if c.EtcdLogger != nil {
+		return c.EtcdLogger
+	}
+	return zapLogger(c.EtcdLogLevel)
 }
 
 // zapLogger is a zap logger at level (etcd's client logs through zap).
