@@ -69,6 +69,7 @@ type Server struct {
 	// conditional keeps answers to ask for again with their ETag (nil: AnswerCache 0)
 	conditional *conditional
 	handler     http.Handler
+	ready       readiness // whether Serve answers (Readiness)
 }
 
 // New validates cfg, fills in defaults and builds the server's routes.
@@ -223,6 +224,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	} else {
 		go func() { errc <- srv.Serve(l) }()
 	}
+	s.ready.set(serving)
 	s.log.Info("search server listening", "addr", l.Addr().String(), "tls", s.cfg.TLS != nil,
 		"registration_ttl", s.cfg.RegistrationTTL, "delegate_timeout", s.cfg.DelegateTimeout, "booking_timeout", s.cfg.BookingTimeout)
 	if s.cfg.Trust == nil {
@@ -233,9 +235,11 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 
 	select {
 	case err := <-errc:
+		s.ready.set(shuttingDown)
 		return fmt.Errorf("serve %s: %w", l.Addr(), err)
 	case <-ctx.Done():
 	}
+	s.ready.set(shuttingDown)
 	s.log.Info("search server shutting down", "addr", l.Addr().String())
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
