@@ -7,13 +7,17 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"flightalliance/internal/daemonconfig"
 	"flightalliance/internal/gcpercent"
+	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
+	"flightalliance/internal/probe"
 )
 
 // config is an airline server's command line, parsed and checked. What the flags alone can tell
@@ -48,6 +52,11 @@ type config struct {
 	tokenFile                      string   // read again on SIGHUP (reload.go)
 	tls                            pki.Files
 	sellers                        map[string]string // code → CSV file
+	probeListen                    string            // --probe-listen: where /livez and /readyz are served ("": nowhere)
+	logFormat                      logformat.Format
+	checkConfig                    bool                 // --check-config: check, print, start nothing
+	flags                          *flag.FlagSet        // as parsed, for --check-config to print
+	origins                        daemonconfig.Origins // where each flag's value came from
 }
 
 // flagError is a command line the flag package refused; it has already told the user why and
@@ -56,35 +65,42 @@ type flagError struct{ error }
 
 func (e flagError) Unwrap() error { return e.error }
 
-// listFlag is a repeatable flag; each use may also hold a comma-separated list.
-type listFlag []string
+// envPrefix begins the environment variable of every flag: FA_AIRLINE_PEER_LISTEN is
+// --peer-listen.
+const envPrefix = "FA_AIRLINE_"
 
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, part := range strings.Split(v, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			*l = append(*l, part)
-		}
-	}
-	return nil
+// configSources are where flags come from besides the command line. FA_AIRLINE_FLAGS is no
+// flag's: the test harnesses read it (more flags for every machine they start), and the machines
+// they start inherit it.
+func configSources(environ []string) daemonconfig.Sources {
+	return daemonconfig.Sources{EnvPrefix: envPrefix, Environ: environ, ConfigFlag: "config", NotFlags: []string{envPrefix + "FLAGS"}}
 }
 
-// parseConfig parses args, writing the flag package's complaints and usage to output. Its
-// errors name the flag at fault; a flagError has already been reported on output.
-func parseConfig(args []string, output io.Writer) (config, error) {
+// parseConfig parses args, then environ's FA_AIRLINE_* variables, then the --config file (see
+// package daemonconfig), writing the flag package's complaints and usage to output. Its errors
+// name the flag at fault, and the variable or file line when the value came from one; a
+// flagError has already been reported on output.
+func parseConfig(args, environ []string, output io.Writer) (_ config, err error) {
 	var (
 		c                            config
-		logLevel, tokenFile          string
-		sellers, join, searchServers listFlag
-		peerZones                    listFlag
+		logLevel, logFormat          string
+		tokenFile, configFile        string
+		sellers, join, searchServers daemonconfig.List
+		peerZones                    daemonconfig.List
 		gcPercent                    int
 	)
 	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
 	fs.SetOutput(output)
+	src := configSources(environ)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage of airline:")
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\n"+daemonconfig.Usage(fs, src))
+	}
 	fs.StringVar(&c.name, "name", "", "machine name, unique in the alliance (required)")
 	fs.StringVar(&c.alliance, "alliance", "", "alliance name (required)")
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8101", "host:port for the SOAP services, /status, /healthz, /metrics")
-	fs.StringVar(&c.advertiseURL, "advertise-url", "", "base URL other machines and search servers use to reach --listen (default http://<listen>)")
+	fs.StringVar(&c.advertiseURL, "advertise-url", "", "base URL other machines and search servers use to reach --listen (default https://<listen> with --tls-cert, else http://<listen>)")
 	fs.StringVar(&c.peerListen, "peer-listen", "127.0.0.1:2381", "host:port of the embedded etcd member's peer URL")
 	fs.StringVar(&c.clientListen, "client-listen", "127.0.0.1:2391", "host:port of the embedded etcd member's client URL")
 	fs.StringVar(&c.peerAdvertise, "peer-advertise", "", "host:port the other members use to reach --peer-listen, when it differs (a proxy in front of it); default --peer-listen")
@@ -117,10 +133,22 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	fs.Var(&sellers, "seller", "CODE=path/to/CODE.csv, a seller this machine brings (repeatable)")
 	fs.Var(&join, "join", "client URLs of running members, to join a running alliance (repeatable or comma-separated)")
 	fs.Var(&searchServers, "search", "search server base URL to register with while delegate (repeatable or comma-separated)")
-	if err := fs.Parse(args); err != nil {
+	fs.StringVar(&configFile, "config", "", "file of flags, a line \"flag-name value\" each (# comments; a repeatable flag may repeat): the command line and FA_AIRLINE_<FLAG> variables win over it")
+	fs.StringVar(&c.probeListen, "probe-listen", "", probe.FlagHelp)
+	fs.StringVar(&logFormat, "log-format", "text", "text (key=value) or json (one object a line): this server's log and its etcd member's, both on stderr")
+	fs.BoolVar(&c.checkConfig, "check-config", false, checkConfigHelp)
+	origins, err := daemonconfig.Parse(fs, args, src)
+	var refused *daemonconfig.SourceError
+	switch {
+	case errors.As(err, &refused):
+		return config{}, err // not reported yet
+	case err != nil:
 		return config{}, flagError{err}
 	}
+	// Every later refusal names the flag first; it then also says where the value came from.
+	defer func() { err = origins.Explain(err) }()
 	c.join, c.search = join, searchServers
+	c.flags, c.origins = fs, origins
 
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -128,7 +156,12 @@ func parseConfig(args []string, output io.Writer) (config, error) {
 	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
 		return config{}, fmt.Errorf("--log-level: %w", err)
 	}
-	var err error
+	if c.logFormat, err = logformat.Parse(logFormat); err != nil {
+		return config{}, fmt.Errorf("--log-format: %w", err)
+	}
+	if err := checkProbeListen(c.probeListen, c.listen, c.pprof); err != nil {
+		return config{}, err
+	}
 	if c.sellers, err = sellerFiles(sellers); err != nil {
 		return config{}, err
 	}
@@ -245,6 +278,23 @@ func coverPeers(zones map[string]string, peers string) error {
 	for _, name := range slices.Sorted(maps.Keys(zones)) {
 		if !listed[name] {
 			return fmt.Errorf("--peer-zones: %s is not a member of --peers", name)
+		}
+	}
+	return nil
+}
+
+// checkProbeListen refuses a --probe-listen that is not host:port, or that is the address of
+// --listen or --pprof (one of them could not be bound).
+func checkProbeListen(probeListen, listen, pprof string) error {
+	if probeListen == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(probeListen); err != nil {
+		return fmt.Errorf("--probe-listen: %q is not host:port: %v", probeListen, err)
+	}
+	for _, other := range []struct{ flag, addr string }{{"--listen", listen}, {"--pprof", pprof}} {
+		if probeListen == other.addr {
+			return fmt.Errorf("--probe-listen: %s is also %s: the probes need a listener of their own", probeListen, other.flag)
 		}
 	}
 	return nil

@@ -74,7 +74,7 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
 	} {
 		var out bytes.Buffer
-		_, err := parseConfig(tc.args, &out)
+		_, err := parseConfig(tc.args, nil, &out)
 		var refused flagError
 		switch {
 		case err == nil:
@@ -95,7 +95,7 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 func TestConfigBuildsTheMachine(t *testing.T) {
 	t.Setenv("GOGC", "") // the garbage collector's target: the airline server's own default
 	c, err := parseConfig([]string{"--name", "m1", "--alliance", "star", "--seller", "LY=ly.csv", "--seller", "UA=ua.csv",
-		"--join", "http://a:1,http://b:2", "--join", "http://c:3"}, new(bytes.Buffer))
+		"--join", "http://a:1,http://b:2", "--join", "http://c:3"}, nil, new(bytes.Buffer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err = parseConfig([]string{"--name", "m2", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--cache-size", "0", "--cache-mib", "0",
-		"--peer-listen", "0.0.0.0:2381", "--peer-advertise", "m2.example:2381", "--etcd-start-timeout", "1m", "--token-file", token}, new(bytes.Buffer))
+		"--peer-listen", "0.0.0.0:2381", "--peer-advertise", "m2.example:2381", "--etcd-start-timeout", "1m", "--token-file", token}, nil, new(bytes.Buffer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 	if err := os.WriteFile(token, []byte("next\n secret \n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if c, err = parseConfig([]string{"--name", "m2", "--token-file", token}, new(bytes.Buffer)); err != nil {
+	if c, err = parseConfig([]string{"--name", "m2", "--token-file", token}, nil, new(bytes.Buffer)); err != nil {
 		t.Fatal(err)
 	}
 	if cfg = allianceConfig(c, nil); cfg.Token != "next" || !slices.Equal(cfg.AlsoAccepted, []string{"secret"}) {
@@ -159,7 +159,7 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 // and both its placement and its etcd member know it.
 func TestZoneComesFromThePeerList(t *testing.T) {
 	c, err := parseConfig([]string{"--name", "m2", "--alliance", "star", "--peers", "m1=http://127.0.0.1:1,m2=http://127.0.0.1:2",
-		"--peer-zones", "m1=eu,m2=us", "--replicas", "3"}, io.Discard)
+		"--peer-zones", "m1=eu,m2=us", "--replicas", "3"}, nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestZoneComesFromThePeerList(t *testing.T) {
 // what to raise; raised too, nothing is.
 func TestTimersAcrossRegions(t *testing.T) {
 	wan := []string{"--name", "m1", "--alliance", "star", "--heartbeat", "200ms", "--election-timeout", "2s"}
-	c, err := parseConfig(wan, io.Discard)
+	c, err := parseConfig(wan, nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestTimersAcrossRegions(t *testing.T) {
 		}
 	}
 
-	c, err = parseConfig(append(wan, "--session-ttl", "6s", "--hedge-after", "400ms"), io.Discard)
+	c, err = parseConfig(append(wan, "--session-ttl", "6s", "--hedge-after", "400ms"), nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,11 @@
 // Command airline is one airline server: a machine of an alliance. Start N of them with the same
 // --peers list and they form an alliance; see API.md ("Airline server command line").
 //
+// Every flag may also come from its FA_AIRLINE_<FLAG> variable or a --config file
+// (internal/daemonconfig); --probe-listen serves /livez and /readyz apart from the API
+// (internal/probe); --log-format json makes the whole log, etcd's included, JSON; --check-config
+// checks and prints the configuration and starts nothing (checkconfig.go).
+//
 // It is flag parsing (config.go) and wiring (this file; reload.go: the token file read again on
 // SIGHUP) only: the machine itself is alliance.Machine.
 package main
@@ -17,32 +22,66 @@ import (
 	"syscall"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
 	"flightalliance/alliance"
 	"flightalliance/coord"
+	"flightalliance/internal/daemonconfig"
 	"flightalliance/internal/gcpercent"
+	"flightalliance/internal/logformat"
+	"flightalliance/internal/probe"
 	"flightalliance/internal/profiling"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr, processWide))
 }
 
-// run is the command: it parses args, builds the machine and serves until SIGTERM or SIGINT,
-// and returns the exit code: 0 after --help or a clean stop, 1 otherwise. Logs and complaints go
-// to stderr.
-func run(args []string, stderr io.Writer) int {
-	c, err := parseConfig(args, stderr)
+// scope says whether run may take over the process-wide loggers (main) or not (a test that
+// runs the command in-process, many times).
+type scope bool
+
+const (
+	processWide scope = true
+	inProcess   scope = false
+)
+
+// run is the command: it parses args, environ's FA_AIRLINE_* variables and the --config file,
+// builds the machine and serves until SIGTERM or SIGINT, and returns the exit code: 0 after
+// --help or a clean stop, 1 otherwise. --check-config only checks and prints the configuration
+// on stdout (exit 0, or 2 if refused). Logs and complaints go to stderr.
+func run(args, environ []string, stdout, stderr io.Writer, sc scope) int {
+	c, err := parseConfig(args, environ, stderr)
+	refused := 1
+	if daemonconfig.Asked("check-config", args, configSources(environ)) {
+		refused = exitBadConfig
+	}
 	var reported flagError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &reported):
-		return 1
+		return refused
 	case err != nil:
 		fmt.Fprintf(stderr, "airline: %v\n", err)
+		return refused
+	case c.checkConfig:
+		return checkConfig(c, stdout, stderr)
+	}
+	logger := logformat.New(stderr, c.logFormat, c.logLevel)
+	if sc == processWide {
+		logformat.TakeOver(logger)
+	}
+	// After this point a refusal is logged: in the log's format, so that a JSON stream stays JSON.
+	fail := func(err error) int {
+		if c.logFormat == logformat.JSON {
+			logger.Error("airline server cannot start", "err", err.Error())
+		} else {
+			fmt.Fprintf(stderr, "airline: %v\n", err)
+		}
 		return 1
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.logLevel}))
 	if c.token == "" {
 		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
 	}
@@ -56,16 +95,21 @@ func run(args []string, stderr io.Writer) int {
 	}
 	m, err := alliance.New(allianceConfig(c, logger))
 	if err != nil {
-		fmt.Fprintf(stderr, "airline: %v\n", err)
-		return 1
+		return fail(machineRefusal(c, err))
 	}
 	if c.pprof != "" {
 		stop, err := profiling.Start(c.pprof, logger)
 		if err != nil {
-			fmt.Fprintf(stderr, "airline: --pprof: %v\n", err)
-			return 1
+			return fail(fmt.Errorf("--pprof: %w", err))
 		}
 		defer stop()
+	}
+	if c.probeListen != "" {
+		probes, err := probe.Listen(c.probeListen, m.Readiness, logger)
+		if err != nil {
+			return fail(fmt.Errorf("--probe-listen: %w", err))
+		}
+		defer probes.Close() // after the machine left: /readyz says "leaving" until then
 	}
 	return serve(m, c.tokenFile, logger)
 }
@@ -111,6 +155,7 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 		TLS:             c.tls,
 		Logger:          logger,
 		Member: coord.Config{
+			EtcdLogger:      etcdLogger(logger),
 			Name:            c.name,
 			DataDir:         c.dataDir,
 			PeerURL:         scheme + orDefault(c.peerAdvertise, c.peerListen),
@@ -130,6 +175,15 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 			Logger:          logger,
 		},
 	}
+}
+
+// etcdLogger is the embedded etcd's zap logger: its records in the server's log, at warn as
+// etcd is kept, each with component=etcd. Nil without a logger: etcd's own on stderr.
+func etcdLogger(logger *slog.Logger) *zap.Logger {
+	if logger == nil {
+		return nil
+	}
+	return logformat.Zap(logger.With("component", "etcd").Handler(), zapcore.WarnLevel)
 }
 
 // serve runs the machine until SIGTERM or SIGINT, reading its token file again on SIGHUP, and

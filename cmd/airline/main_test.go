@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestBadCommandLinesNameTheFlag(t *testing.T) {
 		{append(base, "extra"), "unexpected argument"},
 	} {
 		var stderr bytes.Buffer
-		if code := run(tc.args, &stderr); code != 1 {
+		if code := run(tc.args, nil, io.Discard, &stderr, inProcess); code != 1 {
 			t.Errorf("airline %v: exit %d, want 1 (stderr %q)", tc.args, code, stderr.String())
 			continue
 		}
@@ -48,7 +49,7 @@ func TestBadCommandLinesNameTheFlag(t *testing.T) {
 
 func TestHelpExitsZero(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := run([]string{"--help"}, &stderr); code != 0 || !strings.Contains(stderr.String(), "-peers") {
+	if code := run([]string{"--help"}, nil, io.Discard, &stderr, inProcess); code != 0 || !strings.Contains(stderr.String(), "-peers") {
 		t.Fatalf("--help: exit %d, output %q", code, stderr.String())
 	}
 }

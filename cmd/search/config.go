@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"crypto/tls"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,20 +12,28 @@ import (
 	"os"
 	"time"
 
+	"flightalliance/internal/daemonconfig"
 	"flightalliance/internal/gcpercent"
+	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
+	"flightalliance/internal/probe"
 	"flightalliance/search"
 )
 
 // config is what the command line asks for: the server's Config (without its logger), where to
 // listen and to serve profiles, and the log level.
 type config struct {
-	server    search.Config
-	trustFile string // read again on SIGHUP (reload.go); "": an open server
-	listen    string
-	pprof     string // "": no profiles served
-	level     slog.Level
-	gc        gcpercent.Choice
+	server      search.Config
+	trustFile   string // read again on SIGHUP (reload.go); "": an open server
+	listen      string
+	pprof       string // "": no profiles served
+	probeListen string // "": no probes served
+	level       slog.Level
+	format      logformat.Format
+	gc          gcpercent.Choice
+	checkConfig bool                 // --check-config: check, print, serve nothing
+	flags       *flag.FlagSet        // as parsed, for --check-config to print
+	origins     daemonconfig.Origins // where each flag's value came from
 }
 
 // usage is a command line refused: the flag (or "") and why.
@@ -35,17 +44,35 @@ type usage struct {
 
 func (u usage) Error() string { return u.err.Error() }
 
-// parseConfig reads the command line. It returns flag.ErrHelp for -h, a usage naming the flag for
-// a value refused, or an error the flag package has already reported.
-func parseConfig(args []string, stderr io.Writer) (config, error) {
-	bad := func(flagName string, err error) (config, error) { return config{}, usage{flagName, err} }
+// envPrefix begins the environment variable of every flag: FA_SEARCH_REGISTRATION_TTL is
+// --registration-ttl.
+const envPrefix = "FA_SEARCH_"
+
+// configSources are where flags come from besides the command line. FA_SEARCH_FLAGS is no
+// flag's: the test harnesses read it (more flags for the search server they start), and the
+// server inherits it.
+func configSources(environ []string) daemonconfig.Sources {
+	return daemonconfig.Sources{EnvPrefix: envPrefix, Environ: environ, ConfigFlag: "config", NotFlags: []string{envPrefix + "FLAGS"}}
+}
+
+// parseConfig reads the command line, then environ's FA_SEARCH_* variables, then the --config
+// file (see package daemonconfig). It returns flag.ErrHelp for -h, a usage naming the flag (and
+// the variable or file line the value came from) for a value refused, or an error the flag
+// package has already reported.
+func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
+	var origins daemonconfig.Origins
+	bad := func(flagName string, err error) (config, error) {
+		return config{}, usage{flagName, origins.Blame(flagName, err)}
+	}
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	src := configSources(environ)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--pprof ADDR] [--gc-percent 200]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--gc-percent 200] [--config FILE] [--check-config]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\n"+daemonconfig.Usage(fs, src))
 	}
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
 	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
@@ -66,7 +93,16 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
 	fs.StringVar(&tlsFiles.KeyFile, "tls-key", "", "private key (PEM) of --tls-cert")
 	fs.StringVar(&tlsFiles.CAFile, "tls-ca", "", "CA (PEM) that verifies the https delegates this server calls, to which it presents --tls-cert; REST clients need no certificate")
-	if err := fs.Parse(args); err != nil {
+	fs.String("config", "", "file of flags, a line \"flag-name value\" each (# comments): the command line and FA_SEARCH_<FLAG> variables win over it")
+	probeListen := fs.String("probe-listen", "", probe.FlagHelp)
+	format := fs.String("log-format", "text", "text (key=value) or json (one object a line), on stderr")
+	checkConfig := fs.Bool("check-config", false, checkConfigHelp)
+	var err error
+	if origins, err = daemonconfig.Parse(fs, args, src); err != nil {
+		var refused *daemonconfig.SourceError
+		if errors.As(err, &refused) {
+			return bad("", err)
+		}
 		return config{}, err
 	}
 
@@ -76,6 +112,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("", fmt.Errorf("unexpected argument %q (every input is a flag)", fs.Arg(0)))
 	case lvl.UnmarshalText([]byte(*level)) != nil:
 		return bad("--log-level", fmt.Errorf("%q is not one of debug, info, warn, error", *level))
+	case *format != string(logformat.Text) && *format != string(logformat.JSON):
+		return bad("--log-format", fmt.Errorf("%q, want json or text", *format))
 	case *ttl <= 0:
 		return bad("--registration-ttl", fmt.Errorf("%s, want a positive duration", *ttl))
 	case *delegateTimeout <= 0:
@@ -107,6 +145,14 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		return bad("--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
 	}
+	if *probeListen != "" {
+		if _, _, err := net.SplitHostPort(*probeListen); err != nil {
+			return bad("--probe-listen", fmt.Errorf("%q is not host:port: %v", *probeListen, err))
+		}
+		if *probeListen == *listen || *probeListen == *pprofAddr {
+			return bad("--probe-listen", fmt.Errorf("%s is also --listen or --pprof: the probes need a listener of their own", *probeListen))
+		}
+	}
 	var trust *search.Trust
 	if *trustFile != "" {
 		var err error
@@ -116,16 +162,15 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	var serverTLS, delegateTLS *tls.Config
 	if err := tlsFiles.Check(); err != nil {
-		return bad("", fmt.Errorf("--%v", err))
+		return bad("", origins.Explain(fmt.Errorf("--%v", err)))
 	}
 	if tlsFiles.Enabled() {
-		var err error
 		// REST clients are not asked for certificates; the CA verifies the delegates called.
 		if serverTLS, err = tlsFiles.Server(false); err != nil {
-			return bad("", fmt.Errorf("--%v", err))
+			return bad("", origins.Explain(fmt.Errorf("--%v", err)))
 		}
 		if delegateTLS, err = tlsFiles.Client(); err != nil {
-			return bad("", fmt.Errorf("--%v", err))
+			return bad("", origins.Explain(fmt.Errorf("--%v", err)))
 		}
 	}
 
@@ -145,10 +190,15 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 			TLS:             serverTLS,
 			DelegateTLS:     delegateTLS,
 		},
-		trustFile: *trustFile,
-		listen:    *listen,
-		pprof:     *pprofAddr,
-		level:     lvl,
-		gc:        gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
+		trustFile:   *trustFile,
+		listen:      *listen,
+		pprof:       *pprofAddr,
+		probeListen: *probeListen,
+		level:       lvl,
+		format:      logformat.Format(*format),
+		gc:          gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
+		checkConfig: *checkConfig,
+		flags:       fs,
+		origins:     origins,
 	}, nil
 }

@@ -6,13 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"flightalliance/internal/daemonconfig"
 	"flightalliance/internal/gcpercent"
+	"flightalliance/internal/logformat"
+	"flightalliance/internal/probe"
 	"flightalliance/internal/profiling"
 	"flightalliance/search"
 )
@@ -26,29 +28,49 @@ const (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+	os.Exit(run(ctx, os.Args[1:], os.Environ(), os.Stdout, os.Stderr, processWide))
 }
 
-// run serves until ctx is done and returns the exit code. Logs go to stderr.
-func run(ctx context.Context, args []string, stderr io.Writer) int {
-	c, err := parseConfig(args, stderr)
+// scope says whether run may take over the process-wide loggers (main) or not (a test that
+// runs the command in-process, many times).
+type scope bool
+
+const (
+	processWide scope = true
+	inProcess   scope = false
+)
+
+// run serves until ctx is done and returns the exit code; --check-config only checks and prints
+// the configuration on stdout. Logs go to stderr.
+func run(ctx context.Context, args, environ []string, stdout, stderr io.Writer, sc scope) int {
+	c, err := parseConfig(args, environ, stderr)
+	refusedCode := exitUsage
+	if daemonconfig.Asked("check-config", args, configSources(environ)) {
+		refusedCode = exitFailure // --check-config's refusal
+	}
 	var refused usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &refused):
-		return usageError(stderr, refused.flag, refused.err)
+		usageError(stderr, refused.flag, refused.err)
+		return refusedCode
 	case err != nil:
-		return exitUsage // the flag package said why
+		return refusedCode // the flag package said why
+	case c.checkConfig:
+		return checkConfig(c, stdout, stderr)
 	}
-	return serve(ctx, c, stderr)
+	return serve(ctx, c, stderr, sc)
 }
 
 // serve builds the server the config describes and serves until ctx is done.
-func serve(ctx context.Context, c config, stderr io.Writer) int {
+func serve(ctx context.Context, c config, stderr io.Writer, sc scope) int {
 	ctx, cancel := context.WithCancel(ctx) // what serve starts (the SIGHUP handler) ends with it
 	defer cancel()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
+	log := logformat.New(stderr, c.format, c.level)
+	if sc == processWide {
+		logformat.TakeOver(log)
+	}
 	c.server.Logger = log
 	gcpercent.Apply(c.gc)
 	log.Info("garbage collector target", "gc_percent", c.gc.String(), "memory_limit", gcpercent.MemoryLimit())
@@ -72,6 +94,14 @@ func serve(ctx context.Context, c config, stderr io.Writer) int {
 			return exitFailure
 		}
 		defer stop()
+	}
+	if c.probeListen != "" {
+		probes, err := probe.Listen(c.probeListen, srv.Readiness, log)
+		if err != nil {
+			log.Error("cannot serve the probes", "flag", "--probe-listen", "addr", c.probeListen, "err", err)
+			return exitFailure
+		}
+		defer probes.Close() // after Serve returned: /readyz says "shutting down" until then
 	}
 	if err := srv.Serve(ctx, l); err != nil {
 		log.Error("search server stopped", "err", err)

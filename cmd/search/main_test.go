@@ -49,19 +49,19 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"extra"}, "extra"},
 	} {
 		var stderr bytes.Buffer
-		if code := run(context.Background(), c.args, &stderr); code != exitUsage || !strings.Contains(stderr.String(), c.flag) {
+		if code := run(context.Background(), c.args, nil, io.Discard, &stderr, inProcess); code != exitUsage || !strings.Contains(stderr.String(), c.flag) {
 			t.Errorf("search %v: exit %d, %q; want 1 naming %s", c.args, code, stderr.String(), c.flag)
 		}
 	}
 	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--help"}, &stderr); code != exitOK || !strings.Contains(stderr.String(), "--registration-ttl") {
+	if code := run(context.Background(), []string{"--help"}, nil, io.Discard, &stderr, inProcess); code != exitOK || !strings.Contains(stderr.String(), "--registration-ttl") {
 		t.Errorf("--help: exit %d, %q", code, stderr.String())
 	}
 }
 
 func TestListenFailureExits2(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--listen", "127.0.0.1:99999"}, &stderr); code != exitFailure {
+	if code := run(context.Background(), []string{"--listen", "127.0.0.1:99999"}, nil, io.Discard, &stderr, inProcess); code != exitFailure {
 		t.Errorf("exit %d, %s", code, stderr.String())
 	}
 }

@@ -51,7 +51,7 @@ func TestBadSecurityFlags(t *testing.T) {
 		{[]string{"--tls-cert", filepath.Join(dir, "none.crt"), "--tls-key", filepath.Join(dir, "none.key")}, []string{"--tls-cert"}},
 	} {
 		var stderr bytes.Buffer
-		code := run(context.Background(), c.args, &stderr)
+		code := run(context.Background(), c.args, nil, io.Discard, &stderr, inProcess)
 		if code != exitUsage {
 			t.Errorf("search %v: exit %d, want 1: %s", c.args, code, stderr.String())
 		}
@@ -100,7 +100,7 @@ func start(t *testing.T, args ...string) *running {
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
 	go func() {
-		exit <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), pw)
+		exit <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), nil, io.Discard, pw, inProcess)
 		pw.Close()
 	}()
 	addr := make(chan string, 1)

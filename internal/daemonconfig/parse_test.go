@@ -173,3 +173,25 @@ func TestBlameSaysWhereARefusedValueCameFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedReadsTheCommandLineThenTheEnvironment: a boolean flag asked for before parsing.
+func TestAskedReadsTheCommandLineThenTheEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		environ []string
+		want    bool
+	}{
+		{[]string{"--check-config"}, nil, true},
+		{[]string{"-check-config=true", "--nope"}, nil, true},
+		{[]string{"--check-config=false"}, []string{"FA_AIRLINE_CHECK_CONFIG=1"}, false},
+		{[]string{"--", "--check-config"}, nil, false},
+		{[]string{"--name", "check-config"}, nil, false},
+		{nil, []string{"FA_AIRLINE_CHECK_CONFIG=true"}, true},
+		{nil, []string{"FA_AIRLINE_CHECK_CONFIG=no"}, false},
+		{nil, nil, false},
+	} {
+		if got := Asked("check-config", tc.args, sources(tc.environ...)); got != tc.want {
+			t.Errorf("Asked(%q, %q) = %v, want %v", tc.args, tc.environ, got, tc.want)
+		}
+	}
+}

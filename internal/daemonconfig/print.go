@@ -12,9 +12,10 @@ import (
 
 // Print writes the effective configuration of fs in the config file's format — one line a flag
 // ("name value"), a repeatable flag one line a value, each followed by "# " and where it came
-// from — so that the output read back as a config file gives the same. A flag with no value is
-// a comment line. The flags named in omit are left out (--check-config itself, the config
-// file's flag).
+// from — so that the output read back as a config file gives the same. A flag left at its
+// default, or with no value, is a comment line: read back, it stays unset (a flag given, even
+// its default, can mean something else). The flags named in omit are left out (--check-config
+// itself, the config file's flag).
 //
 // Secrets are not printed: the servers take tokens and keys from files (their paths are
 // printed, never their content), a flag named "...token", "...password" or "...secret" would
@@ -34,8 +35,12 @@ func Print(w io.Writer, fs *flag.FlagSet, origins Origins, omit ...string) error
 			fmt.Fprintf(tw, "# %s (none)\t# %s\n", f.Name, from)
 			return
 		}
+		unset := ""
+		if from.Kind == Default {
+			unset = "# "
+		}
 		for _, v := range values {
-			fmt.Fprintf(tw, "%s %s\t# %s\n", f.Name, redact(f.Name, v), from)
+			fmt.Fprintf(tw, "%s%s %s\t# %s\n", unset, f.Name, redact(f.Name, v), from)
 		}
 	})
 	return tw.Flush()

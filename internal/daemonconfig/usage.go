@@ -15,10 +15,11 @@ func Usage(fs *flag.FlagSet, src Sources) string {
 			example = f.Name
 		}
 	})
-	return fmt.Sprintf(`Every flag may also be given by the environment variable %s<FLAG> (the flag's name
-upper-cased, '-' as '_': --%s as %s; a repeatable flag takes a comma-separated list) or by a line
-"flag-name value" of the file --%s FILE names (# comments; a repeatable flag may repeat).
-The command line wins over the environment, which wins over the file, which wins over the
-default. A variable %s* or a name in the file that is no flag's is refused.
+	return fmt.Sprintf(`Every flag may also be given by an environment variable, %s<FLAG>: the flag's
+name upper-cased, '-' as '_' (--%s as %s); a repeatable flag takes
+a comma-separated list. Or by a line "flag-name value" of the file --%s FILE names
+(# comments; a repeatable flag may repeat). The command line wins over the environment,
+the environment over the file, the file over the default. A variable %s* or a name in
+the file that is no flag's is refused.
 `, src.EnvPrefix, example, EnvName(src.EnvPrefix, example), src.ConfigFlag, src.EnvPrefix)
 }

@@ -27,6 +27,12 @@ import (
 	"time"
 )
 
+// FlagHelp is the help of both servers' --probe-listen.
+const FlagHelp = "host:port of a plain-HTTP listener that serves only GET /livez (200 while the process serves) and GET /readyz " +
+	"(200 when ready, else 503 and the reason), for orchestrators' probes; off by default. A listener of its own because " +
+	"under --tls-ca the main one demands a client certificate in the TLS handshake, before any path is known, and " +
+	"kubelet, Docker and load-balancer probes cannot present one: the API stays authenticated, and this one tells two booleans"
+
 // Readiness says whether the server is ready for traffic and, in one line, why or why not.
 type Readiness func(ctx context.Context) (ready bool, reason string)
 
