@@ -196,7 +196,7 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	if tokenFile != "" {
 		tokens, err := pki.ReadTokens(tokenFile)
 		if err != nil {
-			return config{}, err // it names token-file
+			return config{}, fmt.Errorf("--%w", err) // it names token-file
 		}
 		c.token, c.alsoAccepted, c.tokenFile = tokens[0], tokens[1:], tokenFile
 	}
