@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net"
 	"os"
 	"slices"
 	"strings"
@@ -159,8 +158,10 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	if c.logFormat, err = logformat.Parse(logFormat); err != nil {
 		return config{}, fmt.Errorf("--log-format: %w", err)
 	}
-	if err := checkProbeListen(c.probeListen, c.listen, c.pprof); err != nil {
-		return config{}, err
+	if c.probeListen != "" {
+		if err := probe.CheckAddr(c.probeListen, [2]string{"--listen", c.listen}, [2]string{"--pprof", c.pprof}); err != nil {
+			return config{}, err
+		}
 	}
 	if c.sellers, err = sellerFiles(sellers); err != nil {
 		return config{}, err
@@ -278,23 +279,6 @@ func coverPeers(zones map[string]string, peers string) error {
 	for _, name := range slices.Sorted(maps.Keys(zones)) {
 		if !listed[name] {
 			return fmt.Errorf("--peer-zones: %s is not a member of --peers", name)
-		}
-	}
-	return nil
-}
-
-// checkProbeListen refuses a --probe-listen that is not host:port, or that is the address of
-// --listen or --pprof (one of them could not be bound).
-func checkProbeListen(probeListen, listen, pprof string) error {
-	if probeListen == "" {
-		return nil
-	}
-	if _, _, err := net.SplitHostPort(probeListen); err != nil {
-		return fmt.Errorf("--probe-listen: %q is not host:port: %v", probeListen, err)
-	}
-	for _, other := range []struct{ flag, addr string }{{"--listen", listen}, {"--pprof", pprof}} {
-		if probeListen == other.addr {
-			return fmt.Errorf("--probe-listen: %s is also %s: the probes need a listener of their own", probeListen, other.flag)
 		}
 	}
 	return nil

@@ -146,11 +146,8 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 		return bad("--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
 	}
 	if *probeListen != "" {
-		if _, _, err := net.SplitHostPort(*probeListen); err != nil {
-			return bad("--probe-listen", fmt.Errorf("%q is not host:port: %v", *probeListen, err))
-		}
-		if *probeListen == *listen || *probeListen == *pprofAddr {
-			return bad("--probe-listen", fmt.Errorf("%s is also --listen or --pprof: the probes need a listener of their own", *probeListen))
+		if err := probe.CheckAddr(*probeListen, [2]string{"--listen", *listen}, [2]string{"--pprof", *pprofAddr}); err != nil {
+			return bad("", origins.Explain(err))
 		}
 	}
 	var trust *search.Trust

@@ -66,7 +66,17 @@ func TestListenFailureExits2(t *testing.T) {
 	}
 }
 
-var listeningRe = regexp.MustCompile(`msg="search server listening" addr=(\S+)`)
+// listeningRe finds where the server listens in its log, text or JSON.
+var listeningRe = regexp.MustCompile(`msg="search server listening" addr=(\S+)|"msg":"search server listening","addr":"([^"]+)"`)
+
+// listeningAddr is the address a log line says the server listens on.
+func listeningAddr(line string) (string, bool) {
+	m := listeningRe.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1] + m[2], true
+}
 
 // TestSIGTERMShutsDownAndExits0 runs the command as a process on a free port, waits until it
 // serves, sends SIGTERM and expects exit status 0.
@@ -94,8 +104,8 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 			mu.Lock()
 			logs.WriteString(sc.Text() + "\n")
 			mu.Unlock()
-			if m := listeningRe.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
+			if a, ok := listeningAddr(sc.Text()); ok {
+				addr <- a
 			}
 		}
 	}()

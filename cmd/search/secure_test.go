@@ -112,8 +112,8 @@ func start(t *testing.T, args ...string) *running {
 			r.mu.Lock()
 			r.logs.WriteString(sc.Text() + "\n")
 			r.mu.Unlock()
-			if m := listeningRe.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
+			if a, ok := listeningAddr(sc.Text()); ok {
+				addr <- a
 			}
 		}
 	}()
@@ -132,6 +132,7 @@ func start(t *testing.T, args ...string) *running {
 	select {
 	case r.addr = <-addr:
 	case code := <-exit:
+		exit <- exitOK // for the cleanup, which must not wait for an exit already seen
 		t.Fatalf("exit %d before serving:\n%s", code, r.log())
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the server never said where it listens:\n%s", r.log())

@@ -33,6 +33,22 @@ const FlagHelp = "host:port of a plain-HTTP listener that serves only GET /livez
 	"under --tls-ca the main one demands a client certificate in the TLS handshake, before any path is known, and " +
 	"kubelet, Docker and load-balancer probes cannot present one: the API stays authenticated, and this one tells two booleans"
 
+// CheckAddr refuses a --probe-listen that is not host:port, or that is the address of another
+// of the server's listeners (others: each flag and its address), which could then not be bound.
+// Port 0, any free port, clashes with nothing.
+func CheckAddr(addr string, others ...[2]string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--probe-listen: %q is not host:port: %v", addr, err)
+	}
+	for _, other := range others {
+		if port != "0" && addr == other[1] {
+			return fmt.Errorf("--probe-listen: %s is also %s: the probes need a listener of their own", addr, other[0])
+		}
+	}
+	return nil
+}
+
 // Readiness says whether the server is ready for traffic and, in one line, why or why not.
 type Readiness func(ctx context.Context) (ready bool, reason string)
 
