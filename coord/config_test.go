@@ -44,3 +44,16 @@ func TestConfigValidation(t *testing.T) {
 		t.Fatalf("a join-only config is valid: %v", err)
 	}
 }
+
+func TestOwnClientURL(t *testing.T) {
+	for _, tc := range []struct{ listen, advertised, want string }{
+		{"https://127.0.0.1:2391", "https://127.0.0.1:2391", "https://127.0.0.1:2391"},
+		{"http://127.0.0.1:2391", "http://127.0.0.1:7001", "http://127.0.0.1:2391"}, // a proxy in front: straight to the member
+		{"https://0.0.0.0:2379", "https://m1:2379", "https://m1:2379"},              // a wildcard is no address to dial
+		{"https://[::]:2379", "https://m1.star.svc:2379", "https://m1.star.svc:2379"},
+	} {
+		if got := ownClientURL(Config{ListenClientURL: tc.listen, ClientURL: tc.advertised}); got != tc.want {
+			t.Errorf("listen %s, advertised %s: own client URL %s, want %s", tc.listen, tc.advertised, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go.etcd.io/etcd/client/pkg/v3/types"
 	"log/slog"
+	"net"
+	"net/url"
 	"slices"
 	"sort"
 	"sync"
@@ -199,7 +201,7 @@ func (m *Member) setQuorum(q bool) {
 // long enough to lose a 2–3 s lease — and the started voters' client URLs
 // while it is a learner, which refuses writes.
 func (m *Member) wantEndpoints() []string {
-	own := m.cfg.ListenClientURL // straight to this member, not through a proxy in front of it
+	own := ownClientURL(m.cfg)
 	if !m.isLearner() {
 		return []string{own}
 	}
@@ -219,6 +221,18 @@ func (m *Member) wantEndpoints() []string {
 		eps = []string{own}
 	}
 	return eps
+}
+
+// ownClientURL is where the member's own client reaches it: straight at its listen address, not
+// through a proxy in front of it — unless that is a wildcard (0.0.0.0, [::]), no address to dial
+// and not the name its certificate has, when it is the advertised client URL.
+func ownClientURL(c Config) string {
+	if u, err := url.Parse(c.ListenClientURL); err == nil {
+		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsUnspecified() {
+			return c.ClientURL
+		}
+	}
+	return c.ListenClientURL
 }
 
 func (m *Member) syncEndpoints() {
