@@ -7,15 +7,16 @@ TEST_FLAGS ?= -timeout 20m
 CHAOS ?= 5m
 CHAOS_REPLICAS ?= 3
 
-.PHONY: build deps test lint bench run chaos clean
+.PHONY: build deps test lint bench run chaos clean image cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
 
 # Debian's packages the tests use, installed when missing: python3-zeep, the third-party WSDL
 # toolkit of the SOAP interoperability tests (run by Debian's /usr/bin/python3), and chromium,
-# the browser of the web console's test (driven by chromedp).
-DEB_PKGS := python3-zeep chromium
+# the browser of the web console's test (driven by chromedp), and docker-compose, which runs
+# deploy/compose (the container suite; the Docker engine itself is the machine's).
+DEB_PKGS := python3-zeep chromium docker-compose
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "installing" $$missing "(apt-get)"; \
@@ -26,14 +27,16 @@ deps:
 # run the binaries, whose changes the cache does not see (alliancectl's tests import little of
 # what the airline server is made of). The two run side by side, each picking its servers'
 # ports from its own part of the range (FA_PORTS, see internal/freeport): one must not take the
-# port of the other's machine while it is down, killed for a restart.
+# port of the other's machine while it is down, killed for a restart. Last, alone, the container
+# suite (TestCluster): deploy/compose's alliance in real containers, from images it builds.
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /scripts/alliancectl)
 
 test: build deps
 	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
-	FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) ./integration/ & integration=$$!; \
+	FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) -skip 'TestCluster$$' ./integration/ & integration=$$!; \
 	FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) ./scripts/alliancectl/ & alliancectl=$$!; \
 	wait $$integration; i=$$?; wait $$alliancectl; a=$$?; test $$i -eq 0 && test $$a -eq 0
+	FA_PORTS=10000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run 'TestCluster$$' -v ./integration/
 
 lint:
 	$(GO) vet ./...
@@ -63,3 +66,46 @@ chaos: build
 
 clean:
 	rm -rf $(BIN) var
+
+# The container image: the four binaries, static and built with no path or build id, on an empty
+# base (FROM scratch: nothing is pulled), run as user 65532. IMAGE names it; flightalliance:latest
+# is tagged too when IMAGE is the default.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+IMAGE   ?= flightalliance:$(VERSION)
+IMAGE_DIR := var/image
+image:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w -buildid=' -o $(IMAGE_DIR)/bin/ ./cmd/... ./scripts/alliancectl
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) deploy/image/rootfs.sh $(IMAGE_DIR)/context/rootfs $(IMAGE_DIR)/bin
+	cp deploy/image/Dockerfile $(IMAGE_DIR)/context/Dockerfile
+	DOCKER_BUILDKIT=0 docker build -q --build-arg VERSION=$(VERSION) \
+		--build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) -t $(IMAGE) $(IMAGE_DIR)/context \
+		>$(IMAGE_DIR)/build.log 2>&1 || { cat $(IMAGE_DIR)/build.log; exit 1; }
+	@if [ "$(IMAGE)" = "flightalliance:$(VERSION)" ]; then docker tag $(IMAGE) flightalliance:latest; fi
+	@echo "built $(IMAGE): $$(docker image inspect -f '{{.Size}}' $(IMAGE)) bytes"
+
+# A test bed of real containers: deploy/compose's alliance (m1 m2 m3 and a search server, TLS and a
+# token), its keys and data under var/cluster (kept between runs). The search server is published
+# on https://127.0.0.1:8443 (CA var/cluster/keys/ca.crt). `make cluster-down` removes everything it made.
+CLUSTER_DIR := var/cluster
+COMPOSE     := docker-compose -f deploy/compose/docker-compose.yml -p flightalliance
+cluster: image build
+	$(BIN)/alliancectl keys --out $(CLUSTER_DIR)/keys --alliances star --machines 0 \
+		--host m1=m1 --host m2=m2 --host m3=m3 --host m4=m4 --host search=search,localhost,127.0.0.1 >/dev/null
+	@test -f $(CLUSTER_DIR)/data/LY.csv || $(BIN)/flights generate --sellers LY,UA,LH --from 2026-12-01 --days 7 --per-day 20 --seed 1 --out $(CLUSTER_DIR)/data
+	@# The containers run as user 65532: their keys are its own (mode 0600), the data readable.
+	@if [ "$$(id -u)" = 0 ]; then chown -R 65532:65532 $(CLUSTER_DIR)/keys/hosts; chmod -R a+rX $(CLUSTER_DIR)/data; \
+	else echo "as root: chown -R 65532:65532 $(CLUSTER_DIR)/keys/hosts (the containers' user reads its keys)"; exit 1; fi
+	FA_IMAGE=flightalliance:latest $(COMPOSE) up -d
+	@echo "waiting (3 minutes at most) for a complete answer through https://127.0.0.1:8443"
+	@i=0; until $(BIN)/flights search --server https://127.0.0.1:8443 --ca $(CLUSTER_DIR)/keys/ca.crt \
+			--from DEN --to AMS --date 2026-12-01 --timeout 5s >/dev/null 2>&1; do \
+		i=$$((i+1)); if [ $$i -ge 180 ]; then echo "no complete answer in 3 minutes"; $(COMPOSE) ps; exit 1; fi; sleep 1; done
+	@echo "the cluster answers complete: https://127.0.0.1:8443 (CA $(CLUSTER_DIR)/keys/ca.crt)"
+	@echo "  $(BIN)/flights search --server https://127.0.0.1:8443 --ca $(CLUSTER_DIR)/keys/ca.crt --from DEN --to AMS --date 2026-12-01"
+	@echo "  $(BIN)/alliancectl status --search https://127.0.0.1:8443 --keys $(CLUSTER_DIR)/keys/hosts/alliancectl"
+	@echo "  $(COMPOSE) ps | logs m1 | kill m2 | start m2;  make cluster-down removes it all"
+
+cluster-down:
+	$(COMPOSE) --profile spare down -v --remove-orphans --timeout 60
+	@echo "removed the cluster's containers, network and volumes (its keys and data stay in $(CLUSTER_DIR))"
+
