@@ -186,8 +186,8 @@ func TestVerifyRefusesDamagedSnapshots(t *testing.T) {
 	flipped := append([]byte(nil), data...)
 	flipped[len(flipped)/2] ^= 0xff
 	for name, content := range map[string][]byte{
-		"flipped":   flipped,
-		"truncated": data[:len(data)-100],
+		"flipped":    flipped,
+		"truncated":  data[:len(data)-100],
 		"no trailer": data[:len(data)-32],
 		"empty":      nil,
 	} {

@@ -106,7 +106,9 @@ func Restore(cfg RestoreConfig) (Restored, error) {
 
 // check says what is wrong with cfg before anything is read or written.
 func (cfg RestoreConfig) check() error {
-	bad := func(format string, a ...any) error { return fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...) }
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...)
+	}
 	switch {
 	case cfg.Snapshot == "":
 		return bad("snapshot: no file given")
@@ -139,7 +141,9 @@ func (cfg RestoreConfig) check() error {
 // names unique and without '=' or ',', peer URLs http:// or https:// with a host and port and
 // no path, each given once.
 func ParsePeers(v string) ([]Member, error) {
-	bad := func(format string, a ...any) error { return fmt.Errorf("%w: peers: "+format, append([]any{ErrBadConfig}, a...)...) }
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: peers: "+format, append([]any{ErrBadConfig}, a...)...)
+	}
 	var out []Member
 	for _, item := range strings.Split(v, ",") {
 		name, raw, ok := strings.Cut(strings.TrimSpace(item), "=")

@@ -159,4 +159,3 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
-

@@ -54,7 +54,7 @@ type keySpec struct {
 	// HostsOf gives a process (a machine, search or alliancectl) its own subject alternative
 	// names instead of Hosts: the names it is reached by where it runs (keys --host).
 	HostsOf map[string][]string
-	Force     bool     // start the directory over: a new CA and new everything
+	Force   bool // start the directory over: a new CA and new everything
 }
 
 // hostsOf is the subject alternative names of name's certificate.
