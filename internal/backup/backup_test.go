@@ -243,7 +243,8 @@ func TestRestoreRefusesBadInput(t *testing.T) {
 		{RestoreConfig{Snapshot: "s", Name: "m1", DataDir: "d"}, "peers: no members"},
 	} {
 		_, err := Restore(c.cfg)
-		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), c.want) {
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
 	}
@@ -256,7 +257,8 @@ func TestRestoreRefusesBadInput(t *testing.T) {
 		"m1=https://a:1/x":              "has a path",
 		"m1=https://a:1,":               `"" is not NAME=URL`,
 	} {
-		if _, err := ParsePeers(in); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), want) {
+		var ce *ConfigError
+		if _, err := ParsePeers(in); !errors.As(err, &ce) || ce.Field != "peers" || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParsePeers(%q): %v, want %q", in, err, want)
 		}
 	}

@@ -13,8 +13,18 @@ import (
 	"go.uber.org/zap"
 )
 
-// ErrBadConfig marks a restore asked with bad input; the message names the field.
-var ErrBadConfig = errors.New("bad restore configuration")
+// ConfigError is a restore asked with bad input: Field names the input (snapshot, name,
+// data-dir, peers, initial-cluster-token), as alliancectl restore's flags do.
+type ConfigError struct {
+	Field   string
+	Problem string
+}
+
+func (e *ConfigError) Error() string { return e.Field + ": " + e.Problem }
+
+func badConfig(field, format string, a ...any) error {
+	return &ConfigError{Field: field, Problem: fmt.Sprintf(format, a...)}
+}
 
 // Member is one member of the new cluster: its name and peer URL, as airline --peers gives them.
 type Member struct {
@@ -58,8 +68,8 @@ func Restore(cfg RestoreConfig) (Restored, error) {
 	token := cfg.Token
 	if token == "" {
 		if len(sum.Alliances) != 1 {
-			return Restored{}, fmt.Errorf("%w: initial-cluster-token: the snapshot holds the keys of %d alliances (%s): give the token to use",
-				ErrBadConfig, len(sum.Alliances), strings.Join(sum.Alliances, ", "))
+			return Restored{}, badConfig("initial-cluster-token", "the snapshot holds the keys of %d alliances (%s): give the token to use",
+				len(sum.Alliances), strings.Join(sum.Alliances, ", "))
 		}
 		token = ClusterToken(sum.Alliances[0])
 	}
@@ -106,33 +116,30 @@ func Restore(cfg RestoreConfig) (Restored, error) {
 
 // check says what is wrong with cfg before anything is read or written.
 func (cfg RestoreConfig) check() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrBadConfig}, a...)...)
-	}
 	switch {
 	case cfg.Snapshot == "":
-		return bad("snapshot: no file given")
+		return badConfig("snapshot", "no file given")
 	case cfg.Name == "":
-		return bad("name: no member name given")
+		return badConfig("name", "no member name given")
 	case cfg.DataDir == "":
-		return bad("data-dir: no directory given")
+		return badConfig("data-dir", "no directory given")
 	case len(cfg.Peers) == 0:
-		return bad("peers: no members given")
+		return badConfig("peers", "no members given")
 	}
 	if !slices.ContainsFunc(cfg.Peers, func(p Member) bool { return p.Name == cfg.Name }) {
 		var names []string
 		for _, p := range cfg.Peers {
 			names = append(names, p.Name)
 		}
-		return bad("name: %q is not one of the peers (%s)", cfg.Name, strings.Join(names, ", "))
+		return badConfig("name", "%q is not one of the peers (%s)", cfg.Name, strings.Join(names, ", "))
 	}
 	entries, err := os.ReadDir(cfg.DataDir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return bad("data-dir: %v", err)
+		return badConfig("data-dir", "%v", err)
 	case len(entries) > 0:
-		return bad("data-dir: %s is not empty: a restore writes a new member and never over one (move it aside first)", cfg.DataDir)
+		return badConfig("data-dir", "%s is not empty: a restore writes a new member and never over one (move it aside first)", cfg.DataDir)
 	}
 	return nil
 }
@@ -141,9 +148,7 @@ func (cfg RestoreConfig) check() error {
 // names unique and without '=' or ',', peer URLs http:// or https:// with a host and port and
 // no path, each given once.
 func ParsePeers(v string) ([]Member, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: peers: "+format, append([]any{ErrBadConfig}, a...)...)
-	}
+	bad := func(format string, a ...any) error { return badConfig("peers", format, a...) }
 	var out []Member
 	for _, item := range strings.Split(v, ",") {
 		name, raw, ok := strings.Cut(strings.TrimSpace(item), "=")
