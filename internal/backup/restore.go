@@ -63,7 +63,7 @@ func Restore(cfg RestoreConfig) (Restored, error) {
 	}
 	sum, err := Verify(cfg.Snapshot)
 	if err != nil {
-		return Restored{}, fmt.Errorf("snapshot: %w", err)
+		return Restored{}, badConfig("snapshot", "%v", err) // missing, unreadable or damaged
 	}
 	token := cfg.Token
 	if token == "" {

@@ -64,6 +64,9 @@ func commands() map[string]command {
 		"replicas":  cmdReplicas,
 		"load":      cmdLoad,
 		"partition": cmdPartition,
+		"probe":     cmdProbe,
+		"backup":    cmdBackup,
+		"restore":   cmdRestore,
 		"heal":      cmdHeal,
 		"proxyd":    cmdProxyd, // hidden: the proxy daemon up --proxies starts
 	}
@@ -94,11 +97,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	err := cmd(ctx, args[1:], stdout)
 	var ue usageError
+	var uh unhealthyError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.As(err, &uh):
+		fmt.Fprintf(stderr, "alliancectl %s: %v\n", name, err)
+		return exitUnhealthy
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "alliancectl %s: %v\n", name, err)
 		return exitUsage
