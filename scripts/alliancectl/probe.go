@@ -40,7 +40,7 @@ func cmdProbe(ctx context.Context, args []string, out io.Writer) error {
 	u, err := url.Parse(pos[0])
 	switch {
 	case err != nil:
-		return usagef("URL: %q: %v", pos[0], err)
+		return usagef("URL: %q is not an http:// or https:// URL with a host (%v)", pos[0], err)
 	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
 		return usagef("URL: %q is not an http:// or https:// URL with a host", pos[0])
 	case *timeout <= 0:
