@@ -126,6 +126,35 @@ func routes(d DataSpec, sellers []string) ([]Query, error) {
 	return out, nil
 }
 
+// routesIn is routes of every CSV file in dir (a seller's file each, as the machines load them).
+func routesIn(dir string) ([]Query, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.csv"))
+	if err != nil {
+		return nil, usagef("--data: %v", err)
+	}
+	if len(files) == 0 {
+		return nil, usagef("--data: %s holds no .csv file (the sellers' flight files)", dir)
+	}
+	seen := map[Query]bool{}
+	var out []Query
+	for _, f := range files {
+		qs, err := readRoutes(f)
+		if err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		for _, q := range qs {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--data: the CSV files in %s have no flights", dir)
+	}
+	return out, nil
+}
+
 func readRoutes(path string) ([]Query, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -2,8 +2,9 @@
 // server and alliances of airline servers on 127.0.0.1, over a run directory (default var/run)
 // whose state.json records every process it started (name, pid, command line, ports, log).
 //
-// It speaks only the external contract of API.md (command lines, REST, GET /status, CSV files),
-// so it imports nothing from the module but internal/freeport (ports) and internal/pki (keys).
+// It speaks only the external contract of API.md (command lines, REST, GET /status, CSV files,
+// the coordination tree), so it imports nothing from the module but internal/freeport (ports),
+// internal/pki (keys) and internal/backup (etcd snapshots).
 // It must never signal a process it did not start: every signal goes to a pid from state.json,
 // and only while that pid's command line is still the one recorded. It builds nothing: the
 // binaries come from --bin (default bin/, see `make build`).
@@ -18,6 +19,12 @@
 // wants one from its callers (the search server's REST clients excepted), a token per alliance
 // guards its machines and its registrations, and alliancectl presents its own certificate.
 // Secrets reach the processes as file names only. `--insecure` runs everything open over HTTP.
+//
+// status, replicas, load and backup also act on an alliance running anywhere — containers,
+// Kubernetes, other hosts — through its etcd (--endpoints) or its search server (--search),
+// with TLS files given by flag (keys --out DIR writes the operator's into DIR/hosts/alliancectl)
+// and no state.json. restore writes a new alliance's etcd member data from a backup, and probe
+// is a container's health check.
 //
 // Run `alliancectl help` for the commands; scripts/README.md has the walk-through.
 package main

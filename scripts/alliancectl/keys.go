@@ -50,8 +50,19 @@ type keySpec struct {
 	Dir       keyDir
 	Alliances []string // a token each, and a line each in the trust file
 	Machines  []string // a certificate each, besides the search server's and alliancectl's
-	Hosts     []string // subject alternative names of every certificate
-	Force     bool     // start the directory over: a new CA and new everything
+	Hosts     []string // subject alternative names of every certificate not in HostsOf
+	// HostsOf gives a process (a machine, search or alliancectl) its own subject alternative
+	// names instead of Hosts: the names it is reached by where it runs (keys --host).
+	HostsOf map[string][]string
+	Force   bool // start the directory over: a new CA and new everything
+}
+
+// hostsOf is the subject alternative names of name's certificate.
+func (spec keySpec) hostsOf(name string) []string {
+	if h, ok := spec.HostsOf[name]; ok {
+		return h
+	}
+	return spec.Hosts
 }
 
 // keyFile is one file ensureKeys wrote or found.
@@ -63,7 +74,7 @@ type keyFile struct {
 }
 
 // ensureKeys makes the keys spec asks for in spec.Dir, keeping those already there (checked:
-// signed by the directory's CA, valid now, for spec.Hosts, secrets mode 0600) and signing
+// signed by the directory's CA, valid now, for its hosts, secrets mode 0600) and signing
 // missing certificates with the directory's CA, so that `up` can reuse a directory and `add`
 // can give a new machine a certificate the others trust. It refuses files it did not make (no
 // ca.crt beside them) or that fail a check, naming --force, which starts the directory over.
@@ -89,7 +100,7 @@ func ensureKeys(spec keySpec) ([]keyFile, error) {
 	}
 	files = append(files, caFiles...)
 	for _, name := range names {
-		f, err := ensureCert(k, ca, name, spec.Hosts)
+		f, err := ensureCert(k, ca, name, spec.hostsOf(name))
 		if err != nil {
 			return nil, err
 		}

@@ -116,7 +116,7 @@ func checkCert(k keyDir, name string, hosts []string) error {
 	}
 	for _, h := range hosts {
 		if err := cert.VerifyHostname(h); err != nil {
-			return fmt.Errorf("%s is not valid for %s (it was made for other --hosts)", crt, h)
+			return fmt.Errorf("%s is not valid for %s (it was made for other hosts: --hosts, --host)", crt, h)
 		}
 	}
 	return nil

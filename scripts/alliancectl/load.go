@@ -16,11 +16,13 @@ import (
 var errNotAllComplete = errors.New("not every search was answered complete")
 
 func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
-	fs, dir := newFlags("load", "load --rate R --for D [--timeout 5s] [--seed 1]", out)
+	fs, dir := newFlags("load", "load --rate R --for D [--timeout 5s] [--seed 1] [--search URL --data DIR [--cacert F | --keys DIR]]", out)
 	rate := fs.Float64("rate", 20, "searches per second, sent on schedule whether or not earlier ones answered (open loop)")
 	dur := fs.Duration("for", 10*time.Second, "how long to send searches")
 	timeout := fs.Duration("timeout", 5*time.Second, "deadline of each search")
 	seed := fs.Uint64("seed", 1, "seed of the choice of routes")
+	rf := addRemoteFlags(fs, false)
+	data := fs.String("data", "", "with --search: a directory of the sellers' CSV files (the machines' --seller files); the searches are their routes")
 	if _, err := parse(fs, args, 0, ""); err != nil {
 		return err
 	}
@@ -32,22 +34,13 @@ func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
 	case *timeout <= 0:
 		return usagef("--timeout: %v, want a positive duration", *timeout)
 	}
-	s, _, err := openState(*dir)
+	pl, err := loadTarget(ctx, *dir, rf, *data)
 	if err != nil {
 		return err
 	}
-	qs, err := routes(s.Data, allSellers(s))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "load: %v searches/s for %v against %s, over %d routes of the generated data\n", *rate, *dur, s.Search, len(qs))
-	t, err := s.transport()
-	if err != nil {
-		return err
-	}
-	t.MaxIdleConnsPerHost = 256
-	rs := runLoad(ctx, loadPlan{base: s.Search, queries: qs, rate: *rate, dur: *dur, seed: *seed,
-		client: &http.Client{Timeout: *timeout, Transport: t}})
+	pl.rate, pl.dur, pl.seed, pl.client.Timeout = *rate, *dur, *seed, *timeout
+	fmt.Fprintf(out, "load: %v searches/s for %v against %s, over %d routes of %s\n", *rate, *dur, pl.base, len(pl.queries), pl.routesFrom)
+	rs := runLoad(ctx, pl)
 	sum := summarize(rs)
 	sum.write(out)
 	if ctx.Err() != nil {
@@ -59,9 +52,53 @@ func cmdLoad(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
+// loadTarget is where load sends its searches and which: --dir's search server and generated
+// data, or --search's server and the routes of --data's CSV files.
+func loadTarget(ctx context.Context, dir string, rf *remoteFlags, data string) (loadPlan, error) {
+	rm, err := rf.open()
+	switch {
+	case err != nil:
+		return loadPlan{}, err
+	case rf.endpoints != "":
+		return loadPlan{}, usagef("--endpoints: load searches through the search server: give --search URL (and --data)")
+	case rf.search == "" && data != "":
+		return loadPlan{}, usagef("--data goes with --search (without it, load searches the routes of --dir's generated data)")
+	case rf.search != "" && data == "":
+		return loadPlan{}, usagef("--data: load --search needs the sellers' CSV files (the machines' --seller files) to search routes that have flights")
+	}
+	if rf.search != "" {
+		qs, err := routesIn(data)
+		if err != nil {
+			return loadPlan{}, err
+		}
+		c := rm.httpClient(5 * time.Second)
+		if _, err := rm.registrations(ctx, c); err != nil {
+			return loadPlan{}, err // say now what is wrong with --search or the CA, not once per search
+		}
+		t := c.Transport.(*http.Transport)
+		t.MaxIdleConnsPerHost = 256
+		return loadPlan{base: rm.search, queries: qs, routesFrom: "the CSV files in " + data, client: &http.Client{Transport: t}}, nil
+	}
+	s, _, err := openState(dir)
+	if err != nil {
+		return loadPlan{}, err
+	}
+	qs, err := routes(s.Data, allSellers(s))
+	if err != nil {
+		return loadPlan{}, err
+	}
+	t, err := s.transport()
+	if err != nil {
+		return loadPlan{}, err
+	}
+	t.MaxIdleConnsPerHost = 256
+	return loadPlan{base: s.Search, queries: qs, routesFrom: "the generated data", client: &http.Client{Transport: t}}, nil
+}
+
 type loadPlan struct {
-	base    string
-	queries []Query
+	base       string
+	routesFrom string // where the queries come from, for a human
+	queries    []Query
 	rate    float64
 	dur     time.Duration
 	seed    uint64

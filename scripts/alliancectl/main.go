@@ -22,9 +22,12 @@ const (
 
 const usage = `usage: alliancectl <command> [flags]     (every command takes --help; --dir DIR, default var/run)
 
-  keys [--out DIR] [--alliances star,oneworld] [--machines N] [--hosts 127.0.0.1,localhost] [--force]
+  keys [--out DIR] [--alliances star,oneworld] [--machines N] [--hosts 127.0.0.1,localhost]
+       [--host NAME=h1,h2 ...] [--force]
                          make a CA, a certificate per machine, the search server and alliancectl,
-                         a token per alliance and the search server's trust file (default DIR/keys)
+                         a token per alliance and the search server's trust file (default DIR/keys);
+                         --host gives a process its own names; DIR/hosts/NAME/ is what to ship to
+                         each host (the CA's key stays in DIR)
   up N [--alliances K] [--sellers-per-machine S] [--zones Z] [--replicas K] [--search 127.0.0.1:8080] [--insecure]
                          start a search server and K alliances of N machines, wait until a search
                          answers complete, print what to try, and exit (processes keep running);
@@ -44,6 +47,21 @@ const usage = `usage: alliancectl <command> [flags]     (every command takes --h
   load --rate R --for D  steady open-loop searches; complete/incomplete/errors and latency percentiles
   partition NAME         cut a machine off the others (needs the proxies up starts by default)
   heal                   end every partition
+
+An alliance running anywhere (no state.json needed): status, replicas and backup take
+  --endpoints https://m1:2379,...  the etcd client URLs of the alliance's machines, or
+  --search https://host:8443       the search server (its registrations name the delegates),
+  with --keys DIR (ca.crt, alliancectl.crt, alliancectl.key: keys' DIR/hosts/alliancectl) or
+  --cacert F [--cert F --key F], and --alliance A; load takes --search with --data DIR (the
+  sellers' CSV files, whose routes it searches). Without them, --dir's run as above.
+
+  backup --out FILE      an etcd snapshot of the alliance's tree (its bookings) from the leader,
+                         written beside FILE, verified, renamed; prints revision, keys, bookings
+  restore --snapshot FILE --name NAME --data-dir DIR --peers NAME=URL,... [--initial-cluster-token T]
+                         write member NAME's etcd data dir of a new alliance from a snapshot; run
+                         once per member of --peers, then start the airline servers as usual
+  probe URL [--cacert F] [--timeout 2s]
+                         GET URL: exit 0 on 200, 1 otherwise (a HEALTHCHECK without curl)
 `
 
 type command func(ctx context.Context, args []string, out io.Writer) error
@@ -64,6 +82,9 @@ func commands() map[string]command {
 		"replicas":  cmdReplicas,
 		"load":      cmdLoad,
 		"partition": cmdPartition,
+		"probe":     cmdProbe,
+		"backup":    cmdBackup,
+		"restore":   cmdRestore,
 		"heal":      cmdHeal,
 		"proxyd":    cmdProxyd, // hidden: the proxy daemon up --proxies starts
 	}
@@ -94,11 +115,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	err := cmd(ctx, args[1:], stdout)
 	var ue usageError
+	var uh unhealthyError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.As(err, &uh):
+		fmt.Fprintf(stderr, "alliancectl %s: %v\n", name, err)
+		return exitUnhealthy
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "alliancectl %s: %v\n", name, err)
 		return exitUsage

@@ -18,8 +18,8 @@ import (
 // settings) in the alliance's etcd, then waits until every running machine reports the new K and
 // a committed round after it.
 func cmdReplicas(ctx context.Context, args []string, out io.Writer) error {
-	fs, dir := newFlags("replicas", "replicas K [--alliance A] [--wait 60s]", out)
-	alliance := fs.String("alliance", "", "alliance to change (default: the first one)")
+	fs, dir := newFlags("replicas", "replicas K [--alliance A] [--wait 60s] [--endpoints URLs | --search URL] [--keys DIR | --cacert F --cert F --key F]", out)
+	rf := addRemoteFlags(fs, true)
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait until every running machine re-placed (0: do not wait)")
 	pos, err := parse(fs, args, 1, "K, the copies of every seller (1 to 5)")
 	if err != nil {
@@ -29,40 +29,58 @@ func cmdReplicas(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil || k < 1 || k > 5 {
 		return usagef("K: %q, want 1 to 5", pos[0])
 	}
+	if *wait < 0 {
+		return usagef("--wait: %v, want 0 or more", *wait)
+	}
+	rm, err := rf.open()
+	if err != nil {
+		return err
+	}
+	if rf.given() {
+		return remoteReplicas(ctx, rm, k, *wait, out)
+	}
 	s, abs, err := openState(*dir)
 	if err != nil {
 		return err
 	}
-	if *alliance == "" {
-		*alliance = s.Alliances[0].Name
+	alliance := rf.alliance
+	if alliance == "" {
+		alliance = s.Alliances[0].Name
 	}
-	if !s.hasAlliance(*alliance) {
-		return usagef("--alliance: no alliance %q in this run", *alliance)
+	if !s.hasAlliance(alliance) {
+		return usagef("--alliance: no alliance %q in this run", alliance)
 	}
-	var endpoints []*Proc
-	for _, m := range s.machines(*alliance) {
+	var targets []statusTarget
+	var endpoints []string
+	for _, m := range s.machines(alliance) {
 		if inspect(*m) == procRunning {
-			endpoints = append(endpoints, m)
+			targets = append(targets, statusTarget{Name: m.Name, URL: m.URL()})
+			endpoints = append(endpoints, s.scheme()+m.advertised().Client)
 		}
 	}
-	if len(endpoints) == 0 {
-		return fmt.Errorf("alliance %s has no running machine", *alliance)
+	if len(targets) == 0 {
+		return fmt.Errorf("alliance %s has no running machine", alliance)
 	}
 	c, err := s.client(2 * time.Second)
 	if err != nil {
 		return err
 	}
-	before := roundsOf(ctx, c, endpoints)
-	from, err := putReplicas(ctx, s, *alliance, endpoints, k)
+	cli, err := s.etcdClient(endpoints)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "alliance %s: replicas %d → %d\n", *alliance, from, k)
+	defer cli.Close()
+	before := roundsOf(ctx, c, targets)
+	from, err := putReplicas(ctx, cli, alliance, k)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "alliance %s: replicas %d → %d\n", alliance, from, k)
 	// Recorded, so that restart brings back a machine whose command line says --replicas with the
 	// new K (the command lines of running processes stay as they are: they identify them).
 	if err := updateState(abs, func(s *State) error {
 		for i := range s.Alliances {
-			if s.Alliances[i].Name == *alliance {
+			if s.Alliances[i].Name == alliance {
 				s.Alliances[i].Replicas = k
 			}
 		}
@@ -73,27 +91,25 @@ func cmdReplicas(ctx context.Context, args []string, out io.Writer) error {
 	if *wait == 0 {
 		return nil
 	}
-	return waitReplicas(ctx, c, endpoints, before, k, *wait, out)
+	return waitReplicas(ctx, c, targets, before, k, *wait, out)
 }
 
-// putReplicas sets replicas in the alliance's config, returning the value it replaced.
-func putReplicas(ctx context.Context, s *State, alliance string, machines []*Proc, k int) (int, error) {
-	cfg := clientv3.Config{DialTimeout: 3 * time.Second, Logger: zap.NewNop()}
-	for _, m := range machines {
-		cfg.Endpoints = append(cfg.Endpoints, s.scheme()+m.advertised().Client)
-	}
+// etcdClient is alliancectl's etcd client of the run's machines, with its certificate when
+// the run has keys.
+func (s *State) etcdClient(endpoints []string) (*clientv3.Client, error) {
+	cfg := clientv3.Config{Endpoints: endpoints, DialTimeout: 3 * time.Second, Logger: zap.NewNop()}
 	if s.secure() {
 		tlsCfg, err := s.keys().clientFiles().Client()
 		if err != nil {
-			return 0, fmt.Errorf("alliancectl's client certificate: %w", err)
+			return nil, fmt.Errorf("alliancectl's client certificate: %w", err)
 		}
 		cfg.TLS = tlsCfg
 	}
-	cli, err := clientv3.New(cfg)
-	if err != nil {
-		return 0, err
-	}
-	defer cli.Close()
+	return clientv3.New(cfg)
+}
+
+// putReplicas sets replicas in the alliance's config, returning the value it replaced.
+func putReplicas(ctx context.Context, cli *clientv3.Client, alliance string, k int) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	key := "/alliances/" + alliance + "/config"
@@ -123,12 +139,15 @@ func putReplicas(ctx context.Context, s *State, alliance string, machines []*Pro
 	return int(from), nil
 }
 
+// statusTarget is a machine whose /status alliancectl reads: its name and base URL.
+type statusTarget struct{ Name, URL string }
+
 // roundsOf is the round each machine of ms is in (or last did), by name.
-func roundsOf(ctx context.Context, c *http.Client, ms []*Proc) map[string]int64 {
+func roundsOf(ctx context.Context, c *http.Client, ms []statusTarget) map[string]int64 {
 	rounds := map[string]int64{}
 	for _, m := range ms {
 		var doc statusDoc
-		if getJSON(ctx, c, m.URL()+"/status", &doc) == nil {
+		if getJSON(ctx, c, m.URL+"/status", &doc) == nil {
 			rounds[m.Name] = doc.Round.ID
 		}
 	}
@@ -138,14 +157,14 @@ func roundsOf(ctx context.Context, c *http.Client, ms []*Proc) map[string]int64 
 // waitReplicas waits until every machine of ms reports K = k and has committed a round newer
 // than the one it was in before the change (rounds are named by revision: the change's round
 // comes after the write).
-func waitReplicas(ctx context.Context, c *http.Client, ms []*Proc, before map[string]int64, k int, wait time.Duration, out io.Writer) error {
+func waitReplicas(ctx context.Context, c *http.Client, ms []statusTarget, before map[string]int64, k int, wait time.Duration, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for {
 		var pending []string
 		for _, m := range ms {
 			var doc statusDoc
-			err := getJSON(ctx, c, m.URL()+"/status", &doc)
+			err := getJSON(ctx, c, m.URL+"/status", &doc)
 			if err != nil || doc.Replicas != k || doc.Round.ID <= before[m.Name] ||
 				doc.Round.Phase != "idle" || doc.Round.LastResult != "committed" {
 				pending = append(pending, m.Name)

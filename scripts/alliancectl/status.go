@@ -32,6 +32,12 @@ type statusDoc struct {
 		IsLeader  bool
 		IsLearner bool
 		HasQuorum bool
+		Members   []struct { // the etcd cluster's members, as this machine's member knows them
+			Name       string
+			ID         uint64
+			ClientURLs []string
+			IsLearner  bool
+		}
 	} `json:"member"`
 	Removals []removal `json:"removals"`
 }
@@ -56,16 +62,44 @@ type registrations struct {
 	} `json:"registrations"`
 }
 
+// text is the registrations for a human: each alliance, its delegate and how many alternates.
+func (regs registrations) text() string {
+	var list []string
+	for _, r := range regs.Registrations {
+		line := fmt.Sprintf("%s → %s (+%d alternates)", r.Name, r.URI, len(r.Alternates))
+		if r.Stale {
+			line += " STALE, silent since " + r.LastSeen.Format(time.RFC3339)
+		}
+		list = append(list, line)
+	}
+	return orNone(strings.Join(list, ", "))
+}
+
 func cmdStatus(ctx context.Context, args []string, out io.Writer) error {
-	fs, dir := newFlags("status", "status   (processes, delegate, placement, quorum)", out)
+	fs, dir := newFlags("status", "status [--endpoints URLs | --search URL] [--alliance A] [--keys DIR | --cacert F --cert F --key F]\n"+
+		"  (delegate, etcd leader, quorum, who holds which seller; without --endpoints or --search: --dir's processes)", out)
+	rf := addRemoteFlags(fs, true)
 	if _, err := parse(fs, args, 0, ""); err != nil {
 		return err
+	}
+	if rf.given() {
+		rm, err := rf.open()
+		if err != nil {
+			return err
+		}
+		return writeRemoteStatus(ctx, out, rm)
+	}
+	if _, err := rf.open(); err != nil {
+		return err // TLS flags without a remote flag
 	}
 	s, _, err := openState(*dir)
 	if err != nil {
 		return err
 	}
-	return writeStatus(ctx, out, s)
+	if rf.alliance != "" && !s.hasAlliance(rf.alliance) {
+		return usagef("--alliance: no alliance %q in this run", rf.alliance)
+	}
+	return writeStatus(ctx, out, s, rf.alliance)
 }
 
 // machineStatus is one machine's process state and, if it answered, its /status.
@@ -76,8 +110,9 @@ type machineStatus struct {
 	err   error
 }
 
-// writeStatus asks every process of s how it is and writes the answer for a human.
-func writeStatus(ctx context.Context, out io.Writer, s *State) error {
+// writeStatus asks every process of s how it is and writes the answer for a human: of every
+// alliance, or only of alliance when it is not "".
+func writeStatus(ctx context.Context, out io.Writer, s *State, alliance string) error {
 	c, err := s.client(2 * time.Second)
 	if err != nil {
 		return err
@@ -110,19 +145,14 @@ func writeStatus(ctx context.Context, out io.Writer, s *State) error {
 		if err := getJSON(ctx, c, p.URL()+"/Services/FlightsSearchReg/", &regs); err != nil {
 			fmt.Fprintf(out, " (registrations: %v)\n", err)
 		} else {
-			var list []string
-			for _, r := range regs.Registrations {
-				line := fmt.Sprintf("%s → %s (+%d alternates)", r.Name, r.URI, len(r.Alternates))
-				if r.Stale {
-					line += " STALE, silent since " + r.LastSeen.Format(time.RFC3339)
-				}
-				list = append(list, line)
-			}
-			fmt.Fprintf(out, "; registered: %s\n", orNone(strings.Join(list, ", ")))
+			fmt.Fprintf(out, "; registered: %s\n", regs.text())
 		}
 	}
 	network := writeProxies(ctx, out, s)
 	for _, a := range s.Alliances {
+		if alliance != "" && a.Name != alliance {
+			continue
+		}
 		var mine []machineStatus
 		for _, m := range got {
 			if m.proc.Alliance == a.Name {
