@@ -25,6 +25,9 @@ func (w *membershipWatch) removalLine(name string) string {
 func (w *membershipWatch) lastRemoval(name string) (string, time.Time) {
 	var last string
 	var lastAt time.Time
+	if w.syncLogs != nil {
+		w.syncLogs()
+	}
 	for _, wm := range w.machines {
 		f, err := os.Open(wm.log)
 		if err != nil {

@@ -41,10 +41,13 @@ const (
 	statePaused                      // SIGSTOPped: it cannot answer, and may be removed
 )
 
+// runner is a machine's process or container: whether it runs now.
+type runner interface{ running() bool }
+
 // watchedMachine is one machine as the watch follows it.
 type watchedMachine struct {
 	name, url, log string
-	proc           *proc
+	proc           runner
 	state          machineState
 	epoch          int       // bumped by every event, so a poll that overlapped one is ignored
 	memberID       uint64    // its etcd member since its last (re)start or heal, once a quorum lists it
@@ -62,6 +65,9 @@ type membershipWatch struct {
 	// since when the machines with quorum name different delegates, and since when a machine
 	// without quorum acts as delegate beside one with quorum (zero: not now).
 	disagreeSince, doubleSince time.Time
+	// syncLogs, when set, brings the machines' log files up to date before they are read (a
+	// container's log is Docker's, copied on demand).
+	syncLogs func()
 }
 
 // watchMembership starts the watch; it ends when the test ends (before its cleanups kill the
@@ -86,14 +92,20 @@ func watchMembership(t testing.TB) *membershipWatch {
 
 // started records that a machine's process was started (first start or a restart).
 func (w *membershipWatch) started(m *machine, restart bool) {
+	w.startedAs(m.name, m.url(), m.proc.log, m.proc, restart)
+}
+
+// startedAs records that the machine name, serving at url and logging to log, was started
+// (first start or a restart) as r.
+func (w *membershipWatch) startedAs(name, url, log string, r runner, restart bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	wm := w.machines[m.name]
+	wm := w.machines[name]
 	if wm == nil {
-		wm = &watchedMachine{name: m.name, url: m.url(), log: m.proc.log}
-		w.machines[m.name] = wm
+		wm = &watchedMachine{name: name, url: url, log: log}
+		w.machines[name] = wm
 	}
-	wm.proc, wm.state, wm.memberID, wm.epoch = m.proc, stateUp, 0, wm.epoch+1
+	wm.proc, wm.state, wm.memberID, wm.epoch = r, stateUp, 0, wm.epoch+1
 	wm.backBy = time.Time{}
 	if restart {
 		wm.upAt = time.Now()

@@ -98,6 +98,7 @@ func tlsArgs(f pki.Files) []string {
 func testerTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.TLSClientConfig = testerTLS
+	t.DialContext = dialContainerAware
 	return t
 }
 
