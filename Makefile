@@ -89,7 +89,7 @@ image:
 CLUSTER_DIR := var/cluster
 COMPOSE     := docker-compose -f deploy/compose/docker-compose.yml -p flightalliance
 cluster: image build
-	$(BIN)/alliancectl keys --out $(CLUSTER_DIR)/keys --alliances star --machines 0 \
+	$(BIN)/alliancectl keys --out $(CLUSTER_DIR)/keys --alliances star --machines 4 \
 		--host m1=m1 --host m2=m2 --host m3=m3 --host m4=m4 --host search=search,localhost,127.0.0.1 >/dev/null
 	@test -f $(CLUSTER_DIR)/data/LY.csv || $(BIN)/flights generate --sellers LY,UA,LH --from 2026-12-01 --days 7 --per-day 20 --seed 1 --out $(CLUSTER_DIR)/data
 	@# The containers run as user 65532: their keys are its own (mode 0600), the data readable.

@@ -96,6 +96,9 @@ func (c Config) normalize() (Config, error) {
 	if c.DataDir == "" {
 		return bad("data dir of member %q is empty", c.Name)
 	}
+	if err := checkAsideWritable(c.DataDir); err != nil {
+		return bad("data dir %q: %v", c.DataDir, err)
+	}
 	if c.ListenPeerURL == "" {
 		c.ListenPeerURL = c.PeerURL
 	}

@@ -2,6 +2,8 @@ package coord
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +57,23 @@ func TestOwnClientURL(t *testing.T) {
 		if got := ownClientURL(Config{ListenClientURL: tc.listen, ClientURL: tc.advertised}); got != tc.want {
 			t.Errorf("listen %s, advertised %s: own client URL %s, want %s", tc.listen, tc.advertised, got, tc.want)
 		}
+	}
+}
+
+func TestDataDirParentMustBeWritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := checkAsideWritable(filepath.Join(dir, "m1")); err != nil {
+		t.Errorf("a writable parent refused: %v", err)
+	}
+	if err := checkAsideWritable(filepath.Join(dir, "missing", "m1")); err != nil {
+		t.Errorf("a parent still to be made refused: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := checkAsideWritable(filepath.Join(file, "m1")) // a parent that cannot be entered (also as root)
+	if err == nil || !strings.Contains(err.Error(), "moves its old data aside") {
+		t.Errorf("a parent that cannot hold the moved data: %v, want the refusal naming why", err)
 	}
 }

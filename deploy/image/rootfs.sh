@@ -6,8 +6,11 @@
 set -eu
 dir=$1 bin=$2
 rm -rf "$dir"
-mkdir -p "$dir/usr/local/bin" "$dir/etc" "$dir/var/lib/flightalliance/data" "$dir/tmp"
-chmod 0700 "$dir/var/lib/flightalliance/data" # etcd wants its data directory private
+# The machine's files: a volume mounts at /var/lib/flightalliance (whose root Docker leaves to
+# root) and starts with this content; the etcd member is in machine/etcd, so that a member the
+# others removed can move its data aside beside it, in machine/ (its user's).
+mkdir -p "$dir/usr/local/bin" "$dir/etc" "$dir/var/lib/flightalliance/machine" "$dir/tmp"
+chmod 0700 "$dir/var/lib/flightalliance/machine"
 for b in airline search flights alliancectl; do
 	install -m 0755 "$bin/$b" "$dir/usr/local/bin/$b"
 done
