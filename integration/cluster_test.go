@@ -128,6 +128,15 @@ func TestCluster(t *testing.T) {
 		}
 	}
 	t.Logf("bookings: %d operations, %s", len(ops), historyCounts(ops))
+
+	var held []string // the bookings the clients hold at the end (held or confirmed)
+	for _, b := range bookings.bookers {
+		for _, ids := range b.mine {
+			held = append(held, ids...)
+		}
+	}
+	back := c.backupRestore(t, w.api, held, flights)
+	t.Logf("backup, every volume destroyed, restore: machines back %v after their start", back.Round(100*time.Millisecond))
 }
 
 // clusterPhase is one step of the suite: a fault and its undoing, or a quiet spell.
