@@ -23,7 +23,7 @@ func machineNames(n int) []string {
 
 // keysSynopsis is the keys command's help: its flags and the layout it writes.
 const keysSynopsis = `keys [--out DIR] [--alliances star,oneworld] [--machines N] [--hosts 127.0.0.1,localhost]
-                       [--host NAME=h1,h2 ...] [--force]
+                       [--names a,b,c] [--host NAME=h1,h2 ...] [--force]
 
 Makes a CA, a certificate per process (machines m1..mN per alliance, search, alliancectl), a token
 per alliance and the search server's trust file. Layout of DIR:
@@ -44,6 +44,7 @@ func cmdKeys(_ context.Context, args []string, out io.Writer) error {
 	outDir := fs.String("out", "", "directory to write the keys into (default: DIR/keys of --dir, where up and run look)")
 	alliances := fs.String("alliances", "star", "alliances (comma-separated): a token each and a line each in the search server's trust file")
 	machines := fs.Int("machines", 3, "machines per alliance: a certificate each, named as up names them (m1, m2...)")
+	names := fs.String("names", "", "the machines' names, comma-separated, instead of m1..mN (one alliance): a StatefulSet's pods, star-0,star-1,star-2")
 	hosts := fs.String("hosts", strings.Join(defaultHosts, ","), "IP addresses and DNS names (comma-separated) of every certificate without a --host")
 	var hostFlags []string
 	fs.Func("host", "NAME=h1,h2: the IP addresses and DNS names of process NAME's certificate (a machine, search or alliancectl), instead of --hosts (repeatable)",
@@ -67,15 +68,24 @@ func cmdKeys(_ context.Context, args []string, out io.Writer) error {
 		return usagef("--machines: %d, want 0 to 50 per alliance", *machines)
 	}
 	spec.Machines = machineNames(*machines * len(spec.Alliances))
+	allianceOf := func(m string) string {
+		i := slices.Index(spec.Machines, m)
+		return spec.Alliances[i / *machines]
+	}
+	if *names != "" {
+		if len(spec.Alliances) != 1 {
+			return usagef("--names: the machines of one alliance, and --alliances gives %d", len(spec.Alliances))
+		}
+		if spec.Machines, err = nameList("--names", *names, machineNameRe.MatchString); err != nil {
+			return err
+		}
+		allianceOf = func(string) string { return spec.Alliances[0] }
+	}
 	if spec.Hosts, err = nameList("--hosts", *hosts, validHost); err != nil {
 		return err
 	}
 	if spec.HostsOf, err = parseHostFlags(hostFlags, append(slices.Clone(spec.Machines), searchName, ctlName)); err != nil {
 		return err
-	}
-	allianceOf := func(m string) string {
-		i := slices.Index(spec.Machines, m)
-		return spec.Alliances[i / *machines]
 	}
 	if *force {
 		if fileExists(spec.Dir.path(hostsDir)) {

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"io/fs"
 	"maps"
@@ -208,6 +209,9 @@ func TestKeysHostUsage(t *testing.T) {
 		{[]string{"--host", "m1=a,a"}, `--host m1: "a" given twice`},
 		{[]string{"--host", "m1=a", "--host", "m1=b"}, "--host: m1 given twice"},
 		{[]string{"--host", "m1=a b"}, `--host m1: "a b" is not a valid name`},
+		{[]string{"--alliances", "star,ow", "--names", "a,b"}, "--names: the machines of one alliance, and --alliances gives 2"},
+		{[]string{"--names", "star-0,Star-1"}, `--names: "Star-1" is not a valid name`},
+		{[]string{"--names", "star-0", "--host", "m1=a"}, `--host: no process named "m1"`},
 	} {
 		code, out := runCtl(append([]string{"keys", "--out", dir}, c.args...)...)
 		if code != exitUsage || !strings.Contains(out, c.want) {
@@ -222,5 +226,35 @@ func TestKeysHostUsage(t *testing.T) {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("keys --help lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestKeysNames: --names gives the machines their own names (a StatefulSet's pods) instead of
+// m1..mN, each with its kit under hosts/ and its certificate for its own hosts.
+func TestKeysNames(t *testing.T) {
+	dir := t.TempDir()
+	code, out := runCtl("keys", "--out", dir, "--names", "star-0,star-1", "--host", "star-0=star-0.star.default.svc")
+	if code != exitOK {
+		t.Fatalf("keys --names: exit %d:\n%s", code, out)
+	}
+	for _, f := range []string{"star-0/star-0.crt", "star-0/star-0.key", "star-0/star.token", "star-1/star-1.crt", "star-1/ca.crt"} {
+		if _, err := os.Stat(filepath.Join(dir, "hosts", f)); err != nil {
+			t.Errorf("hosts/%s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hosts", "m1")); err == nil {
+		t.Errorf("hosts/m1 made beside --names")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "star-0.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(b)
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cert.DNSNames, []string{"star-0.star.default.svc"}) {
+		t.Errorf("star-0's certificate names %v, want its --host", cert.DNSNames)
 	}
 }

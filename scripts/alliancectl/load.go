@@ -99,10 +99,10 @@ type loadPlan struct {
 	base       string
 	routesFrom string // where the queries come from, for a human
 	queries    []Query
-	rate    float64
-	dur     time.Duration
-	seed    uint64
-	client  *http.Client // with each search's deadline
+	rate       float64
+	dur        time.Duration
+	seed       uint64
+	client     *http.Client // with each search's deadline
 }
 
 // runLoad sends searches at a fixed rate for the plan's duration, each in its own goroutine so a
