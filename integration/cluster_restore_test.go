@@ -22,8 +22,12 @@ import (
 // with `alliancectl restore` and starts the machines again: every booking the clients hold is back
 // as it was (its seats and status), every flight's seat count too, and a flight's last seats sell
 // once. It returns how long the machines took to be back after their start.
-func (c *cluster) backupRestore(t *testing.T, api bookingAPI, ids []string, flights []flight.Flight) time.Duration {
+func (c *cluster) backupRestore(t *testing.T, api bookingAPI, held map[flight.Key][]string, flights []flight.Flight) time.Duration {
 	t.Helper()
+	var ids []string
+	for _, f := range flights {
+		ids = append(ids, held[f.Key()]...)
+	}
 	before := readBookings(t, api, ids)
 	seats := map[string]int{}
 	for _, f := range flights {
@@ -38,7 +42,7 @@ func (c *cluster) backupRestore(t *testing.T, api bookingAPI, ids []string, flig
 	}
 	kit := filepath.Join(c.dir, "keys", "hosts", "alliancectl")
 	out := dockerCombined(t, "run", "--rm", "--network", c.network(), "-v", kit+":/keys:ro", "-v", backups+":/backups",
-		"--entrypoint", "alliancectl", c.image, "backup", "--endpoints", "https://m1:2379,https://m2:2379,https://m3:2379",
+		c.image, "alliancectl", "backup", "--endpoints", "https://m1:2379,https://m2:2379,https://m3:2379",
 		"--keys", "/keys", "--out", "/backups/star.db")
 	t.Logf("alliancectl backup:\n%s", out)
 
@@ -57,7 +61,7 @@ func (c *cluster) backupRestore(t *testing.T, api bookingAPI, ids []string, flig
 	for _, n := range []string{"m1", "m2", "m3"} {
 		// A new volume of the name Compose gives it, filled from the image (machine/, its user's).
 		out := dockerCombined(t, "run", "--rm", "-v", c.project+"_"+n+":/var/lib/flightalliance", "-v", backups+":/backups:ro",
-			"--entrypoint", "alliancectl", c.image, "restore", "--snapshot", "/backups/star.db", "--name", n,
+			c.image, "alliancectl", "restore", "--snapshot", "/backups/star.db", "--name", n,
 			"--data-dir", "/var/lib/flightalliance/machine/etcd", "--peers", peers)
 		t.Logf("alliancectl restore %s:\n%s", n, lastLines([]byte(out), 3))
 	}
@@ -82,7 +86,7 @@ func (c *cluster) backupRestore(t *testing.T, api bookingAPI, ids []string, flig
 		}
 	}
 	t.Logf("%d bookings read back after the restore, each as before; %d flights' seat counts as before", len(ids), len(flights))
-	sellsOnce(t, api, flights[len(flights)-1])
+	sellsOnce(t, api, flights, held)
 	return back
 }
 
@@ -128,11 +132,29 @@ func readBookings(t *testing.T, api bookingAPI, ids []string) map[string]string 
 	return out
 }
 
-// sellsOnce books f's remaining seats, one a request, three requests more than there are seats,
-// all at once: exactly as many succeed as there were seats left.
-func sellsOnce(t *testing.T, api bookingAPI, f flight.Flight) {
+// sellsOnce books the remaining seats of the flight with most left (a booking of it cancelled
+// first when it has none), one a request, three requests more than there are seats, all at once:
+// exactly as many succeed as there were seats left.
+func sellsOnce(t *testing.T, api bookingAPI, flights []flight.Flight, held map[flight.Key][]string) {
 	t.Helper()
-	left := f.Seats - api.mustSeats(t, "star", refOf(f)).Booked
+	f, left := flights[0], -1
+	for _, g := range flights {
+		if l := g.Seats - api.mustSeats(t, "star", refOf(g)).Booked; l > left {
+			f, left = g, l
+		}
+	}
+	if left == 0 && len(held[f.Key()]) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ans := cancelUntilDefinite(ctx, api, held[f.Key()][0])
+		cancel()
+		if ans.status != http.StatusOK {
+			t.Fatalf("cancelling %s after the restore: %v", held[f.Key()][0], ans)
+		}
+		left = f.Seats - api.mustSeats(t, "star", refOf(f)).Booked
+	}
+	if left == 0 {
+		t.Fatalf("no seat of %v left to sell after the restore", flights)
+	}
 	var mu sync.Mutex
 	var ok, conflict int
 	var others []string

@@ -129,10 +129,10 @@ func TestCluster(t *testing.T) {
 	}
 	t.Logf("bookings: %d operations, %s", len(ops), historyCounts(ops))
 
-	var held []string // the bookings the clients hold at the end (held or confirmed)
+	held := map[flight.Key][]string{} // the bookings the clients hold at the end (held or confirmed)
 	for _, b := range bookings.bookers {
-		for _, ids := range b.mine {
-			held = append(held, ids...)
+		for k, ids := range b.mine {
+			held[k] = append(held[k], ids...)
 		}
 	}
 	back := c.backupRestore(t, w.api, held, flights)
