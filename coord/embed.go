@@ -78,7 +78,7 @@ func (c Config) clientTLS() (*tls.Config, error) {
 // config is shared with gRPC) but serves its peer handler through cmux with an http.Server
 // that sees no *tls.Conn and so speaks only HTTP/1.x. A Go client that negotiates h2 there
 // gets its connection closed without an answer — every probe of a healthy member failed, and
-// the reconciler removed it (issue 21).
+// the reconciler removed it.
 func (c Config) peerHTTPClient(timeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ForceAttemptHTTP2 = false
