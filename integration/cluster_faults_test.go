@@ -77,6 +77,28 @@ func (c *cluster) reconnect(name string) {
 	m := c.machine(name)
 	docker(c.t, "network", "connect", "--alias", name, c.network(), m.container())
 	c.locate(name, m.container())
+	// The heal is done when the machine answers over the network again (its /livez), not when
+	// docker returns: a peer's probe begun before that fails and may remove it, as it may any
+	// machine still cut off (the watch judges a removal by when its last probe began against
+	// this moment).
+	took := eventually(c.t, 30*time.Second, name+" answers /livez over the network again", func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+name+":"+clusterProbePort+"/livez", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("/livez: %s", resp.Status)
+		}
+		return nil
+	})
+	c.t.Logf("%s: %s answers again, %v after docker network connect", clock(time.Now()), name, took.Round(10*time.Millisecond))
 	c.watch.set(name, stateUp)
 }
 
