@@ -37,7 +37,7 @@ const (
 // PerDay daily services, mostly out of and into two hubs of its own (so one-stop connections
 // exist), at times spread over the day; flight time is the great-circle distance at 800 km/h
 // plus 30 minutes; prices rise with distance and vary from day to day. The result depends only
-// on cfg: a seller's schedule depends on the seed and its own code, not on the other sellers
+// on cfg: a seller's schedule depends on cfg.Seed and its own code, not on the other sellers
 // listed, and the same cfg always gives the same flights.
 func Generate(cfg GenerateConfig) (map[string][]Flight, error) {
 	if err := cfg.validate(); err != nil {

@@ -14,7 +14,7 @@ import (
 // members (typically a joiner that brings sellers into an alliance whose other members are at
 // their share). The surplus room is on g, which cannot take them; so g takes as many backups of
 // other sellers from the most loaded members (by name on a tie), one per member in turn, and the
-// room they leave takes g's sellers. This is the seed's "the joiner takes backups from the
+// room they leave takes g's sellers. This is the two-copy rule "the joiner takes backups from the
 // others, never a seller it holds as primary". It returns the pending list with the taken
 // sellers added, sorted.
 func (st *state) makeRoomForOwnPrimaries(pending []string, target map[string]int) []string {

@@ -9,14 +9,14 @@
 // Snapshot. It does not fetch, drop or publish anything: the airline server does that with the
 // Result.
 //
-// Plan holds two planners. The seed's planner (plan.go, state.go, balance.go, backups.go)
-// handles the seed's model: Replicas 0 or 2, every machine in a zone of its own (no two machines
+// Plan holds two planners. The two-copy planner (plan.go, state.go, balance.go, backups.go)
+// handles the two-copy model: Replicas 0 or 2, every machine in a zone of its own (no two machines
 // share an effective zone; a machine's zone is its Zone, or its name when it names none), and at
 // most one BACKUP per seller in the snapshot. Every other snapshot — K = 1 or 3 to 5, machines
 // sharing a zone, or the extra BACKUPs a larger K left — goes to the general planner
-// (replicas*.go), described after the seed's. Replicas outside 0..5 is a malformed snapshot.
+// (replicas*.go), described after the two-copy one. Replicas outside 0..5 is a malformed snapshot.
 //
-// # Processing order (the seed's planner)
+// # Processing order (the two-copy planner)
 //
 // Plan works on the snapshot in five steps, each on the outcome of the previous one:
 //
@@ -25,12 +25,12 @@
 //     seller, the one with the smallest name wins; the other's copy is dropped too.
 //  2. Leavers. Machines that leave gracefully hold nothing afterwards. Their copies become lost
 //     primaries and lost backups, but they stay valid fetch sources for this round.
-//  3. Repair (the seed's failure algorithm) on the machines that neither join nor leave: lost
+//  3. Repair (the two-copy failure algorithm) on the machines that neither join nor leave: lost
 //     primaries go, in seller order, to the least-loaded machines; a machine that has the
 //     seller's data (its backup holder) is preferred, so the backup is promoted in place and no
 //     data moves; the seller then needs a new backup. Lost backups go to the least-loaded
 //     machines that do not hold the seller as primary, preferring one that already has the data.
-//  4. Joins, one joiner at a time in name order (the seed's join algorithm). The first machine
+//  4. Joins, one joiner at a time in name order (the two-copy join algorithm). The first machine
 //     of an alliance takes every seller as primary and holds no backups. The second machine
 //     mirrors the first: each becomes the backup of the other's primaries. Otherwise the
 //     joiner's sellers need backups, which go to the least-loaded machines. In every case the
@@ -45,7 +45,7 @@
 // Because transfers are derived from the snapshot and the final assignment, a seller is fetched
 // at most once per role per round, even when steps 3 and 4 both moved it.
 //
-// # Balance and movement (the seed's planner)
+// # Balance and movement (the two-copy planner)
 //
 // With S sellers on n machines, every machine ends with ⌊S/n⌋ or ⌈S/n⌉ primaries, and likewise
 // backups. Which machines get the extra one is chosen to keep data where it is: a machine that
@@ -74,7 +74,7 @@
 // seller's copies may be: with Z distinct zones among the members, they span min(c, Z) zones,
 // and no zone holds more than L of them, L being the water level, the smallest integer with
 // Σ_z min(members_z, L) ≥ c. With Z ≥ c that is one copy per zone. Steps 1 (old versions) and
-// 2 (leavers) are the seed's; then, instead of steps 3 and 4:
+// 2 (leavers) are the two-copy planner's; then, instead of steps 3 and 4:
 //
 //  3. Copies. Every copy of the current data on a member is kept, and a joiner's brought seller
 //     starts with its PRIMARY on the joiner. Copies that are too many (K was lowered) or break
@@ -103,7 +103,7 @@
 //     the short one, and steps 4 and 5 run again (replicas_rescue.go). Last, role swaps that keep
 //     the primary counts move the extra primaries to the members with more backups, bringing the
 //     BACKUP counts closer. No data moves for a role swap.
-//  6. The result, with the seed's conventions: a copy held without its data is a Transfer with
+//  6. The result, with the two-copy planner's conventions: a copy held without its data is a Transfer with
 //     its final role, from the snapshot's PRIMARY, else its first BACKUP by name, or from the
 //     joiner that brought the seller; a snapshot BACKUP now PRIMARY in place is a Promotion; a
 //     copy held or brought and not held now is a Drop; a seller without copies is Lost.

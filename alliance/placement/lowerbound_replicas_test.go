@@ -1,16 +1,16 @@
 package placement
 
-// seedModelOf reports whether Plan hands s to the seed's planner.
-func seedModelOf(s Snapshot) bool { return newView(s).seedModel(replicas(s)) }
+// twoCopyModelOf reports whether Plan hands s to the two-copy planner.
+func twoCopyModelOf(s Snapshot) bool { return newView(s).twoCopyModel(replicas(s)) }
 
 // lowerBoundK generalises lowerBound: the copies any planner must fetch to restore the
-// invariants from s. In the seed's model it is lowerBound. Otherwise the seller shortfall counts,
+// invariants from s. In the two-copy model it is lowerBound. Otherwise the seller shortfall counts,
 // for each seller, the copies short of c after keeping the most data holders the zone rule
 // allows (per zone at most its limit; at most c − spread + the zones they span), and the machine
 // shortfall counts PRIMARYs only: every machine ends with at least ⌊S/n⌋ of them, the only
 // per-machine share the general planner guarantees for any zones.
 func lowerBoundK(s Snapshot) int {
-	if seedModelOf(s) {
+	if twoCopyModelOf(s) {
 		return lowerBound(s)
 	}
 	tr, zt := newTruth(s), newZoneTruth(s)

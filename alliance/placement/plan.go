@@ -4,7 +4,7 @@ import "fmt"
 
 // Plan computes the round for snapshot s: who holds which seller afterwards, what must be
 // fetched from where, what is promoted, dropped and lost. The steps and their order are in the
-// package documentation: the seed's planner for the seed's model (two copies, every machine in
+// package documentation: the two-copy planner for the two-copy model (two copies, every machine in
 // a zone of its own), the general planner of replicas.go otherwise. Plan returns an error
 // wrapping ErrInvalidSnapshot, naming the machine or seller, only when s is malformed (duplicate
 // names, a seller PRIMARY on two machines, a non-joiner that brings sellers, replicas out of
@@ -15,7 +15,7 @@ func Plan(s Snapshot) (Result, error) {
 	}
 	v := newView(s)
 	k := replicas(s)
-	if !v.seedModel(k) {
+	if !v.twoCopyModel(k) {
 		return planReplicas(v, k), nil
 	}
 	st := newState(v)

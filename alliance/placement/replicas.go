@@ -8,7 +8,7 @@ import (
 // MaxReplicas is the largest K a snapshot may ask for.
 const MaxReplicas = 5
 
-// replicas is the snapshot's K: Replicas, or 2 (the seed's model) when it is 0.
+// replicas is the snapshot's K: Replicas, or 2 (the two-copy model) when it is 0.
 func replicas(s Snapshot) int {
 	if s.Replicas == 0 {
 		return 2
@@ -154,7 +154,7 @@ func (l *layout) setPrimary(s, m int) {
 	}
 }
 
-// result compares the final layout with the snapshot, with the seed's conventions: a copy a
+// result compares the final layout with the snapshot, with the two-copy planner's conventions: a copy a
 // member holds without its data is a Transfer with its final role, from the snapshot's PRIMARY,
 // else its first BACKUP by name (or from the joiner that brought it); a snapshot BACKUP that is
 // now PRIMARY in place is a Promotion; a copy held or brought in the snapshot and not held now is

@@ -31,7 +31,7 @@ type singleFailure struct {
 // asSingleFailure recognises a round of one crash with K unchanged and c unchanged (so every
 // lost copy needs a new holder), planned by the general planner.
 func asSingleFailure(e eventK, s Snapshot) (singleFailure, bool) {
-	if e.kind() != "fail×1" || seedModelOf(s) || len(e.before.Machines) == 0 {
+	if e.kind() != "fail×1" || twoCopyModelOf(s) || len(e.before.Machines) == 0 {
 		return singleFailure{}, false
 	}
 	if k := cmp0(s.Replicas); min(k, len(e.before.Machines)) != min(k, len(s.Machines)) {
@@ -175,7 +175,7 @@ func TestReplicasMovement(t *testing.T) {
 	stats := map[string]*stat{}
 	rapid.Check(t, func(rt *rapid.T) {
 		runSequenceK(rt, func(e eventK, s Snapshot, res Result) {
-			if seedModelOf(s) {
+			if twoCopyModelOf(s) {
 				return
 			}
 			moved, bound := len(res.Transfers), lowerBoundK(s)

@@ -16,7 +16,7 @@ import (
 // a bootstrap of many machines at once, then joins (with new sellers and new versions),
 // crashes, graceful leaves, the loss of a whole zone, changes of K, abandoned rounds, several in
 // one round. Every round's Result is checked (checkReplicas, checkBalance; checkResult for the
-// seed's model), planned again from a shuffled snapshot (same Result), and re-planned from its
+// two-copy model), planned again from a shuffled snapshot (same Result), and re-planned from its
 // own outcome (nothing moves). The big run is
 //
 //	go test ./alliance/placement/ -run Replicas -rapid.checks=2000
@@ -189,7 +189,7 @@ func (w *world) clone() *world {
 // checkRound returns every violation of round (s, res): the contract of the planner that
 // handled it, and for the general planner the balance bound.
 func checkRound(s Snapshot, res Result) []string {
-	if seedModelOf(s) {
+	if twoCopyModelOf(s) {
 		return checkResult(s, res)
 	}
 	return append(checkReplicas(s, res), checkBalance(s, res)...)

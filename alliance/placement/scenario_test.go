@@ -24,7 +24,7 @@ import (
 //	                                                      is cut short)
 //	state                                                 print the committed holdings
 //
-// A machine that names a zone is printed with it: "m1 [z1]". A round outside the seed's model
+// A machine that names a zone is printed with it: "m1 [z1]". A round outside the two-copy model
 // (K ≠ 2, or machines sharing a zone) is checked with checkReplicas and checkBalance.
 //
 // Run with -rewrite to regenerate the expected output, then review the diff.
@@ -96,7 +96,7 @@ func runCommand(t *testing.T, w *world, d *datadriven.TestData) string {
 		}
 		out := formatResultIn(res, w.zones)
 		bad := checkResult(s, res)
-		if !seedModelOf(s) {
+		if !twoCopyModelOf(s) {
 			bad = append(checkReplicas(s, res), checkBalance(s, res)...)
 		}
 		if len(bad) > 0 {

@@ -4,7 +4,7 @@ package placement
 type Role string
 
 // The two roles. Every seller has one PRIMARY (it answers for the seller) and min(K, machines)−1
-// BACKUPs on other machines: one in the seed's model (K=2) when the alliance has two machines.
+// BACKUPs on other machines: one in the two-copy model (K=2) when the alliance has two machines.
 const (
 	Primary Role = "PRIMARY"
 	Backup  Role = "BACKUP"
@@ -35,7 +35,7 @@ type Machine struct {
 type Snapshot struct {
 	Machines []Machine
 	// Replicas is K, the copies every seller should have: one PRIMARY and min(K, machines)−1
-	// BACKUPs. 0 means 2, the seed's model.
+	// BACKUPs. 0 means 2, the two-copy model.
 	Replicas int
 	// Sellers optionally lists every seller the alliance knows of (the tree's seller branch),
 	// so that a seller whose every copy was on failed machines can be reported as Lost. A seller

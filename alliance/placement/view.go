@@ -77,7 +77,7 @@ func (v *view) hasData(seller, machine string) bool {
 	return found
 }
 
-// backup is seller's BACKUP holder in the snapshot in the seed's model, which has at most one;
+// backup is seller's BACKUP holder in the snapshot in the two-copy model, which has at most one;
 // "" if there is none.
 func (v *view) backup(seller string) string {
 	if list := v.backups[seller]; len(list) > 0 {
@@ -116,10 +116,10 @@ func zone(m Machine) string {
 	return m.Zone
 }
 
-// seedModel reports whether the snapshot is in the seed's model, which the seed's planner
+// twoCopyModel reports whether the snapshot is in the two-copy model, which the two-copy planner
 // (repair and join, steps 3 and 4) handles: two copies, every machine in a zone of its own, and
 // at most one BACKUP per seller (more are left over from a larger K).
-func (v *view) seedModel(replicas int) bool {
+func (v *view) twoCopyModel(replicas int) bool {
 	if replicas != 2 {
 		return false
 	}

@@ -218,16 +218,6 @@ func (c container) port(t *testing.T, ref json.RawMessage) int {
 	return 0
 }
 
-// envValue is the raw (unexpanded) value of the container's variable name; "" when unset.
-func (c container) envValue(name string) string {
-	for _, e := range c.Env {
-		if e.Name == name {
-			return e.Value
-		}
-	}
-	return ""
-}
-
 // mountOf is the volume mounted at the longest mount path that holds path, and that mount path.
 func (c container) mountOf(path string) (volumeName, mountPath string) {
 	for _, m := range c.VolumeMounts {
