@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"time"
 
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 	"flightalliance/internal/pki"
 )
 
@@ -24,11 +24,11 @@ type Config struct {
 	// /alliances/<alliance>/config. 0 adopts the alliance's value (2 for a new alliance); another
 	// value than the alliance's refuses the start (see ensureSettings).
 	Replicas     int
-	Listen       string       // host:port of the SOAP and status server
-	AdvertiseURL string       // base URL others use to reach Listen; default http://<Listen>
-	Member       coord.Config // the embedded etcd member
-	SearchURLs   []string     // search servers to register with while this machine is the delegate
-	// ForceNewCluster starts the etcd member with coord.Recover: the operator's recovery after a
+	Listen       string        // host:port of the SOAP and status server
+	AdvertiseURL string        // base URL others use to reach Listen; default http://<Listen>
+	Member       member.Config // the embedded etcd member
+	SearchURLs   []string      // search servers to register with while this machine is the delegate
+	// ForceNewCluster starts the etcd member with member.Recover: the operator's recovery after a
 	// permanent loss of quorum, never done automatically.
 	ForceNewCluster bool
 	// Token is the alliance's bearer token, read from a file: every IntraClusterService call
@@ -67,7 +67,7 @@ type Config struct {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
-// normalize fills in the defaults of c and validates it, the way coord.Config does: it returns
+// normalize fills in the defaults of c and validates it, the way member.Config does: it returns
 // the completed copy, or every problem found, in the order of the fields.
 func (c Config) normalize() (Config, error) {
 	var errs []error

@@ -14,13 +14,14 @@ import (
 
 	"flightalliance/alliance/ledger"
 	"flightalliance/coord"
+	"flightalliance/coord/member"
 )
 
 // runWithMember runs the machine's work on one incarnation of its etcd member until ctx ends
 // (then it leaves the alliance), the HTTP server fails, or the member stops (stopped is true).
-func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serveErr <-chan error) (stopped bool, err error) {
-	m.member.Store(member)
-	m.treeNow.Store(coord.NewTree(member.Client()))
+func (m *Machine) runWithMember(ctx context.Context, mb *member.Member, serveErr <-chan error) (stopped bool, err error) {
+	m.member.Store(mb)
+	m.treeNow.Store(coord.NewTree(mb.Client()))
 
 	work, stopWork := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -52,7 +53,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 		var refused *ReplicasMismatchError
 		var bad *BadSettingsError
 		if errors.As(err, &refused) || errors.As(err, &bad) {
-			m.refuseStart(member)
+			m.refuseStart(mb)
 			return false, err
 		}
 		if err != nil {
@@ -62,7 +63,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 			// as if asked to stop: it fails.
 			return false, fmt.Errorf("joining the alliance: %w", err)
 		}
-	case <-member.Done():
+	case <-mb.Done():
 		return true, nil
 	case <-ctx.Done():
 		return false, nil
@@ -80,7 +81,7 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 	case <-ctx.Done():
 		m.leave()
 		return false, nil
-	case <-member.Done():
+	case <-mb.Done():
 		return true, nil
 	case err := <-serveErr:
 		return false, fmt.Errorf("http server: %w", err)
@@ -89,10 +90,10 @@ func (m *Machine) runWithMember(ctx context.Context, member *coord.Member, serve
 
 // refuseStart takes this machine's etcd member out of the cluster again before the machine exits
 // with a command line its alliance refused, so that the others do not wait for it to come back.
-func (m *Machine) refuseStart(member *coord.Member) {
+func (m *Machine) refuseStart(mb *member.Member) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*m.cfg.CallTimeout)
 	defer cancel()
-	if err := member.Leave(ctx); err != nil {
+	if err := mb.Leave(ctx); err != nil {
 		m.log.Warn("leaving the etcd cluster after a refused start failed; the others remove this member after their grace", "err", err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"flightalliance/alliance/ledger"
 	"flightalliance/alliance/placement"
 	"flightalliance/coord"
+	"flightalliance/coord/member"
 	"flightalliance/hedge"
 	"flightalliance/soap"
 )
@@ -44,7 +45,7 @@ type Machine struct {
 	bookings *ledger.Service // the booking operations
 	sec      security        // token and TLS
 
-	member  atomic.Pointer[coord.Member]
+	member  atomic.Pointer[member.Member]
 	treeNow atomic.Pointer[coord.Tree] // the tree of the member's current incarnation
 	sess    atomic.Pointer[coord.Session]
 	leaving atomic.Bool
@@ -165,14 +166,14 @@ func (m *Machine) Run(ctx context.Context) error {
 		serving.Wait()
 	}()
 
-	start := coord.Start
+	start := member.Start
 	if m.cfg.ForceNewCluster {
 		m.log.Warn("operator recovery: forcing a new one-member etcd cluster from this machine's data")
-		start = coord.Recover
+		start = member.Recover
 	}
 	failures := 0
 	for started := false; ; {
-		member, err := start(ctx, m.cfg.Member)
+		mb, err := start(ctx, m.cfg.Member)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -184,7 +185,7 @@ func (m *Machine) Run(ctx context.Context) error {
 			// back from a partition can be removed again before it catches up. All of these pass:
 			// try again. Only a machine that never started gives up on other errors, after a few
 			// attempts, so that a wrong command line fails visibly.
-			if !started && failures >= startAttempts && !errors.Is(err, coord.ErrStartTimeout) &&
+			if !started && failures >= startAttempts && !errors.Is(err, member.ErrStartTimeout) &&
 				!errors.Is(err, syscall.EADDRINUSE) {
 				return fmt.Errorf("etcd member: %w", err)
 			}
@@ -195,8 +196,8 @@ func (m *Machine) Run(ctx context.Context) error {
 			continue
 		}
 		started, failures = true, 0
-		stopped, err := m.runWithMember(ctx, member, serveErr)
-		member.Close()
+		stopped, err := m.runWithMember(ctx, mb, serveErr)
+		mb.Close()
 		if !stopped {
 			return err
 		}
@@ -205,7 +206,7 @@ func (m *Machine) Run(ctx context.Context) error {
 		// aside and joins fresh; this machine comes back as a joiner with what it has.
 		m.log.Warn("embedded etcd member stopped (removed from the cluster?); starting it again")
 		m.store.rejoin()
-		start = coord.Start
+		start = member.Start
 	}
 }
 

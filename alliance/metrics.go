@@ -5,7 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"flightalliance/alliance/gather"
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 )
 
 // metricsNamespace prefixes every metric of the airline server.
@@ -103,7 +103,7 @@ func newMetrics() *metrics {
 		removals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "member_removals_total",
 			Help: "etcd members this machine removed from the alliance, by reason: unreachable (its reconciler could not probe the member for the dead-member grace), stale (this machine's joiner removed its own former member), leave (this machine left cleanly). The last removal of each member is recorded in /coord/removals/<member> and shown in GET /status."}, []string{"reason"}),
 	}
-	for _, r := range []coord.RemovalReason{coord.RemovedUnreachable, coord.RemovedStale, coord.RemovedLeave} {
+	for _, r := range []member.RemovalReason{member.RemovedUnreachable, member.RemovedStale, member.RemovedLeave} {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
 	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
@@ -126,8 +126,8 @@ func (m *metrics) watchCache(s *gather.Search) {
 			func() float64 { _, n := s.CacheUsage(); return float64(n) }))
 }
 
-// countRemoval counts a member removal this machine's etcd member made (coord.Config.OnRemoval).
-func (m *metrics) countRemoval(r coord.Removal) {
+// countRemoval counts a member removal this machine's etcd member made (member.Config.OnRemoval).
+func (m *metrics) countRemoval(r member.Removal) {
 	m.removals.WithLabelValues(string(r.Reason)).Inc()
 }
 

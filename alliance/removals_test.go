@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 )
 
 // The etcd member's removals reach /metrics, counted by reason, and a callback the caller had
 // set on the member's config is still called.
 func TestMemberRemovalsAreCountedInMetrics(t *testing.T) {
-	var passed []coord.Removal
+	var passed []member.Removal
 	cfg := Config{Name: "m1", Alliance: "star", Listen: "127.0.0.1:0"}
-	cfg.Member.OnRemoval = func(r coord.Removal) { passed = append(passed, r) }
+	cfg.Member.OnRemoval = func(r member.Removal) { passed = append(passed, r) }
 	m, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []coord.RemovalReason{coord.RemovedUnreachable, coord.RemovedUnreachable, coord.RemovedLeave} {
-		m.cfg.Member.OnRemoval(coord.Removal{Member: "m2", By: "m1", Reason: r})
+	for _, r := range []member.RemovalReason{member.RemovedUnreachable, member.RemovedUnreachable, member.RemovedLeave} {
+		m.cfg.Member.OnRemoval(member.Removal{Member: "m2", By: "m1", Reason: r})
 	}
 	if len(passed) != 3 {
 		t.Fatalf("the caller's OnRemoval got %d removals, want 3", len(passed))

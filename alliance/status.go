@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 	"flightalliance/soap"
 )
 
@@ -92,10 +92,10 @@ type statusDoc struct {
 	Leaving bool           `json:"leaving"`
 	View    []machineEntry `json:"view"`
 	Round   roundStatus    `json:"round"`
-	Member  *coord.Status  `json:"member,omitempty"`
+	Member  *member.Status `json:"member,omitempty"`
 	// Removals is the last recorded removal of each etcd member name, alliance-wide: who
 	// removed it, why and when (absent when this machine could not read them).
-	Removals []coord.Removal `json:"removals,omitempty"`
+	Removals []member.Removal `json:"removals,omitempty"`
 }
 
 func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
@@ -122,11 +122,11 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 	m.roundMu.Lock()
 	doc.Round = m.round
 	m.roundMu.Unlock()
-	if member := m.member.Load(); member != nil {
+	if mb := m.member.Load(); mb != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
-		st := member.Status(ctx)
+		st := mb.Status(ctx)
 		cancel()
-		doc.Removals = m.removals(r.Context(), member)
+		doc.Removals = m.removals(r.Context(), mb)
 		doc.Member = &st
 		m.metrics.quorum.Set(boolGauge(st.HasQuorum))
 	}
@@ -139,8 +139,8 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 // quorum.
 func (m *Machine) serveHealth(w http.ResponseWriter, r *http.Request) {
 	quorum := false
-	if member := m.member.Load(); member != nil {
-		quorum = member.Status(r.Context()).HasQuorum
+	if mb := m.member.Load(); mb != nil {
+		quorum = mb.Status(r.Context()).HasQuorum
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "name": m.cfg.Name,
 		"registered": m.sessionLive() && m.inView(), "quorum": quorum})

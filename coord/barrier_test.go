@@ -1,4 +1,4 @@
-package coord
+package coord_test
 
 import (
 	"context"
@@ -7,15 +7,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 type barrierParty struct {
 	name string
-	s    *Session
-	b    *Barrier
+	s    *coord.Session
+	b    *coord.Barrier
 }
 
-func barrierParties(t *testing.T, tree *Tree, path string, n int) []*barrierParty {
+func barrierParties(t *testing.T, tree *coord.Tree, path string, n int) []*barrierParty {
 	names := make([]string, n)
 	for i := range names {
 		names[i] = fmt.Sprintf("p%d", i+1)
@@ -23,7 +25,7 @@ func barrierParties(t *testing.T, tree *Tree, path string, n int) []*barrierPart
 	var ps []*barrierParty
 	for _, name := range names {
 		s := newSession(t, tree.Client(), 5*time.Second)
-		ps = append(ps, &barrierParty{name: name, s: s, b: NewBarrier(tree, s, path, name, names)})
+		ps = append(ps, &barrierParty{name: name, s: s, b: coord.NewBarrier(tree, s, path, name, names)})
 	}
 	return ps
 }
@@ -41,7 +43,7 @@ func parallel(ps []*barrierParty, f func(p *barrierParty) error) []error {
 
 func TestBarrier(t *testing.T) {
 	c := newCluster(t, 1)
-	tree := NewTree(c.members[0].Client())
+	tree := coord.NewTree(c.members[0].Client())
 
 	t.Run("all enter and leave; no enter keys left", func(t *testing.T) {
 		ctx := ctxTimeout(t, 20*time.Second)
@@ -100,7 +102,7 @@ func TestBarrier(t *testing.T) {
 		start := time.Now()
 		select {
 		case err := <-res:
-			if !errors.Is(err, ErrBarrierAborted) {
+			if !errors.Is(err, coord.ErrBarrierAborted) {
 				t.Fatalf("p1 Enter: %v, want ErrBarrierAborted", err)
 			}
 			t.Logf("p1 aborted %v after p3's session died", time.Since(start).Round(time.Millisecond))
@@ -130,11 +132,11 @@ func TestBarrier(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 {
-			if err := <-leaves; !errors.Is(err, ErrBarrierAborted) {
+			if err := <-leaves; !errors.Is(err, coord.ErrBarrierAborted) {
 				t.Fatalf("Leave after an abort: %v, want ErrBarrierAborted", err)
 			}
 		}
-		if err := ps[2].b.Leave(ctx); !errors.Is(err, ErrBarrierAborted) {
+		if err := ps[2].b.Leave(ctx); !errors.Is(err, coord.ErrBarrierAborted) {
 			t.Fatalf("the aborter's own Leave: %v", err)
 		}
 	})
@@ -154,7 +156,7 @@ func TestBarrier(t *testing.T) {
 		}
 		errs = parallel(ps, func(p *barrierParty) error { return p.b.Leave(ctx) })
 		for i, err := range errs {
-			if !errors.Is(err, ErrBarrierAborted) {
+			if !errors.Is(err, coord.ErrBarrierAborted) {
 				t.Fatalf("%s Leave: %v, want ErrBarrierAborted", ps[i].name, err)
 			}
 		}

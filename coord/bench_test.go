@@ -1,4 +1,4 @@
-package coord
+package coord_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
+
+	"flightalliance/coord"
 )
 
 // The benchmarks run on one 3-member embedded cluster (fsync off, as in the
@@ -21,7 +23,7 @@ func BenchmarkCreateSetGet(b *testing.B) {
 	run := 0 // the framework may call a sub-benchmark more than once
 	b.Run("coord", func(b *testing.B) {
 		run++
-		tree := NewTree(cli)
+		tree := coord.NewTree(cli)
 		i := 0
 		for b.Loop() {
 			p := fmt.Sprintf("/bench/coord/%d/%d", run, i)
@@ -66,7 +68,7 @@ func BenchmarkLockUnlock(b *testing.B) {
 	ctx := b.Context()
 	b.Run("coord", func(b *testing.B) {
 		s := newSession(b, cli, 10*time.Second)
-		m := NewMutex(NewTree(cli), s, "/bench/lock/coord")
+		m := coord.NewMutex(coord.NewTree(cli), s, "/bench/lock/coord")
 		for b.Loop() {
 			g, err := m.Lock(ctx)
 			if err != nil {

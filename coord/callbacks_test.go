@@ -1,10 +1,12 @@
-package coord
+package coord_test
 
 import (
 	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 type recorder struct {
@@ -12,8 +14,8 @@ type recorder struct {
 	got []string
 }
 
-func (r *recorder) add(kind string) func(Event) {
-	return func(ev Event) {
+func (r *recorder) add(kind string) func(coord.Event) {
+	return func(ev coord.Event) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.got = append(r.got, fmt.Sprintf("%s %s %s", kind, ev.Name, ev.Value))
@@ -30,8 +32,8 @@ func TestCallbacks(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
-	cbs := NewCallbacks(tree)
+	tree := coord.NewTree(cli)
+	cbs := coord.NewCallbacks(tree)
 	defer cbs.Close()
 	var rec recorder
 	for _, err := range []error{
@@ -54,7 +56,7 @@ func TestCallbacks(t *testing.T) {
 	}
 
 	s := newSession(t, cli, 2*time.Second)
-	g, err := NewMutex(tree, s, "/cb/lock").Lock(ctx)
+	g, err := coord.NewMutex(tree, s, "/cb/lock").Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestCallbacks(t *testing.T) {
 	tree.Create(ctx, "/cb/node", []byte("3"))
 	// A later change on a path still registered: once its callback ran, a
 	// callback for the earlier /cb/node change would have run too.
-	g, err = NewMutex(tree, s, "/cb/lock").Lock(ctx)
+	g, err = coord.NewMutex(tree, s, "/cb/lock").Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

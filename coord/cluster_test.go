@@ -1,8 +1,7 @@
-package coord
+package coord_test
 
 import (
 	"context"
-	"flightalliance/internal/freeport"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,11 +11,19 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"flightalliance/coord/member"
+	"flightalliance/internal/freeport"
 )
 
-// freeURLs reserves n loopback ports by listening on :0, then releases
-// them for etcd to bind. Another process may grab one in between; callers
-// retry on "address already in use".
+// The recipes are tested against real embedded members, as the airline server runs them: this
+// file starts them through coord/member. Being an external test package is what lets it: coord
+// itself must not import the member (coord/member imports coord). The member's own harness, which
+// also reaches into its internals, is coord/member's cluster_test.go.
+
 // freeURLs returns n loopback URLs on free ports below the ephemeral range, so that a member
 // stopped and started again on its URLs can always bind them (see internal/freeport).
 func freeURLs(t testing.TB, n int) []string {
@@ -40,8 +47,8 @@ func testLogger() *slog.Logger {
 }
 
 // testConfig is a member config with test timings: short grace, no fsync.
-func testConfig(t testing.TB, dir, name, peer, client, initial string) Config {
-	return Config{
+func testConfig(dir, name, peer, client, initial string) member.Config {
+	return member.Config{
 		Name: name, DataDir: filepath.Join(dir, name), PeerURL: peer, ClientURL: client,
 		InitialCluster: initial, ClusterToken: "test", DeadGrace: 3 * time.Second,
 		StartTimeout: 45 * time.Second, Logger: testLogger(), UnsafeNoFsync: true,
@@ -60,15 +67,15 @@ func envOr(k, def string) string {
 type testCluster struct {
 	t       testing.TB
 	dir     string
-	cfgs    []Config
-	members []*Member
+	cfgs    []member.Config
+	members []*member.Member
 }
 
-// newCluster starts n members from one InitialCluster; options adjust every member's Config.
-func newCluster(t testing.TB, n int, options ...func(*Config)) *testCluster {
+// newCluster starts n members from one InitialCluster.
+func newCluster(t testing.TB, n int) *testCluster {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		c, err := tryCluster(t, n, options)
+		c, err := tryCluster(t, n)
 		if err == nil {
 			t.Cleanup(c.closeAll)
 			return c
@@ -80,25 +87,21 @@ func newCluster(t testing.TB, n int, options ...func(*Config)) *testCluster {
 	}
 }
 
-func tryCluster(t testing.TB, n int, options []func(*Config)) (*testCluster, error) {
+func tryCluster(t testing.TB, n int) (*testCluster, error) {
 	dir := t.TempDir()
 	urls := freeURLs(t, 2*n)
 	var initial []string
 	for i := range n {
 		initial = append(initial, fmt.Sprintf("m%d=%s", i+1, urls[2*i]))
 	}
-	c := &testCluster{t: t, dir: dir, members: make([]*Member, n)}
+	c := &testCluster{t: t, dir: dir, members: make([]*member.Member, n)}
 	for i := range n {
-		cfg := testConfig(t, dir, fmt.Sprintf("m%d", i+1), urls[2*i], urls[2*i+1], strings.Join(initial, ","))
-		for _, o := range options {
-			o(&cfg)
-		}
-		c.cfgs = append(c.cfgs, cfg)
+		c.cfgs = append(c.cfgs, testConfig(dir, fmt.Sprintf("m%d", i+1), urls[2*i], urls[2*i+1], strings.Join(initial, ",")))
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { c.members[i], errs[i] = Start(t.Context(), c.cfgs[i]) })
+		wg.Go(func() { c.members[i], errs[i] = member.Start(t.Context(), c.cfgs[i]) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -131,14 +134,31 @@ func (c *testCluster) stop(i int) {
 }
 
 // restart re-runs Start with member i's config.
-func (c *testCluster) restart(i int) *Member {
+func (c *testCluster) restart(i int) *member.Member {
 	c.t.Helper()
-	m, err := Start(c.t.Context(), c.cfgs[i])
+	m, err := member.Start(c.t.Context(), c.cfgs[i])
 	if err != nil {
 		c.t.Fatalf("restart %s: %v", c.cfgs[i].Name, err)
 	}
 	c.members[i] = m
 	return m
+}
+
+// newClient is a client of its own to the given members, as a second process would have: its
+// connections are not the member's.
+func newClient(endpoints []string) (*clientv3.Client, error) {
+	return clientv3.New(clientv3.Config{
+		Endpoints:            endpoints,
+		DialTimeout:          2 * time.Second,
+		DialKeepAliveTime:    2 * time.Second,
+		DialKeepAliveTimeout: 2 * time.Second,
+		Logger:               zap.NewNop(),
+	})
+}
+
+// electionTimeout is the election timeout cfg asks for (0: the member's default applies).
+func electionTimeout(cfg member.Config) time.Duration {
+	return time.Duration(cfg.ElectionMs) * time.Millisecond
 }
 
 // eventually polls cond until it holds or the deadline passes.

@@ -1,10 +1,12 @@
-package coord
+package coord_test
 
 import (
 	"context"
 	"errors"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 func nextName(t *testing.T, ch <-chan string) string {
@@ -25,17 +27,17 @@ func TestLowestName(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
-	leaders := LowestName(ctx, tree, "/alliances/star/machines")
+	tree := coord.NewTree(cli)
+	leaders := coord.LowestName(ctx, tree, "/alliances/star/machines")
 	if got := nextName(t, leaders); got != "" {
 		t.Fatalf("no machines: leader %q", got)
 	}
 	sm2, sm3 := newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second)
-	tree.Create(ctx, "/alliances/star/machines/m3", nil, Ephemeral(sm3))
+	tree.Create(ctx, "/alliances/star/machines/m3", nil, coord.Ephemeral(sm3))
 	if got := nextName(t, leaders); got != "m3" {
 		t.Fatalf("leader %q, want m3", got)
 	}
-	tree.Create(ctx, "/alliances/star/machines/m2", nil, Ephemeral(sm2))
+	tree.Create(ctx, "/alliances/star/machines/m2", nil, coord.Ephemeral(sm2))
 	if got := nextName(t, leaders); got != "m2" {
 		t.Fatalf("leader %q, want m2", got)
 	}
@@ -52,7 +54,7 @@ func TestLeaseElection(t *testing.T) {
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
 	s1, s2 := newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second)
-	e1, e2 := NewLeaseElection(s1, "/elect/delegate"), NewLeaseElection(s2, "/elect/delegate")
+	e1, e2 := coord.NewLeaseElection(s1, "/elect/delegate"), coord.NewLeaseElection(s2, "/elect/delegate")
 
 	leading := make(chan struct{})
 	run1 := make(chan error, 1)
@@ -87,7 +89,7 @@ func TestLeaseElection(t *testing.T) {
 	}
 	select {
 	case err := <-run1:
-		if !errors.Is(err, ErrLeadershipLost) {
+		if !errors.Is(err, coord.ErrLeadershipLost) {
 			t.Fatalf("m1's task ended with %v, want ErrLeadershipLost", err)
 		}
 	case <-time.After(5 * time.Second):

@@ -24,12 +24,4 @@ var (
 	ErrLockHeld = errors.New("coord: lock already requested by this session")
 	// ErrLeadershipLost: a lease election's leader lost its leadership.
 	ErrLeadershipLost = errors.New("coord: leadership lost")
-	// ErrRemoved: this member was removed from the cluster.
-	ErrRemoved = errors.New("coord: member removed from the cluster")
-	// ErrStartTimeout: the member did not become ready in time.
-	ErrStartTimeout = errors.New("coord: member start timed out")
-	// ErrStopped: the embedded etcd server stopped.
-	ErrStopped = errors.New("coord: etcd server stopped")
-	// ErrBadConfig: the member configuration is invalid.
-	ErrBadConfig = errors.New("coord: bad config")
 )

@@ -1,4 +1,4 @@
-package coord
+package coord_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 // logRecords is a slog handler that passes every record on.
@@ -35,29 +37,29 @@ func TestFollowRetriesAFailedListing(t *testing.T) {
 	logs := make(logRecords, 8)
 	failures := 2
 	watchedFrom := make(chan int64, 1)
-	events := make(chan Event)
-	f := follower{dir: "/f", log: slog.New(logs), closed: func() bool { return false },
-		list: func(context.Context) ([]Child, int64, error) {
+	events := make(chan coord.Event)
+	f := coord.Follower{Dir: "/f", Log: slog.New(logs), Closed: func() bool { return false },
+		List: func(context.Context) ([]coord.Child, int64, error) {
 			if failures > 0 {
 				failures--
 				return nil, 0, errors.New("no quorum")
 			}
-			return []Child{{Name: "a"}}, 7, nil
+			return []coord.Child{{Name: "a"}}, 7, nil
 		},
-		watch: func(_ context.Context, from int64) <-chan Event { watchedFrom <- from; return events },
+		Watch: func(_ context.Context, from int64) <-chan coord.Event { watchedFrom <- from; return events },
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	applied := make(chan Event, 4)
+	applied := make(chan coord.Event, 4)
 	done := make(chan struct{})
 	start := time.Now()
-	go func() { defer close(done); f.run(ctx, func(ev Event) { applied <- ev }) }()
+	go func() { defer close(done); f.Run(ctx, func(ev coord.Event) { applied <- ev }) }()
 	for range 2 {
 		if level, attrs := nextRecord(t, logs); level != slog.LevelWarn || attrs["dir"] != "/f" || attrs["err"] != "no quorum" {
 			t.Fatalf("a failed listing logged %v %v, want a warning with dir and err", level, attrs)
 		}
 	}
 	ev := next(t, applied)
-	if ev.Type != EventResync || ev.Path != "/f" || ev.Revision != 7 || len(ev.Children) != 1 {
+	if ev.Type != coord.EventResync || ev.Path != "/f" || ev.Revision != 7 || len(ev.Children) != 1 {
 		t.Fatalf("first event %+v, want the listing as a resync of /f at 7", ev)
 	}
 	if waited := time.Since(start); waited < 300*time.Millisecond {
@@ -66,14 +68,14 @@ func TestFollowRetriesAFailedListing(t *testing.T) {
 	if from := <-watchedFrom; from != 8 {
 		t.Fatalf("watch from %d, want 8: the revision after the listing", from)
 	}
-	events <- Event{Type: EventCreated, Name: "b"}
-	if ev := next(t, applied); ev.Type != EventCreated || ev.Name != "b" {
+	events <- coord.Event{Type: coord.EventCreated, Name: "b"}
+	if ev := next(t, applied); ev.Type != coord.EventCreated || ev.Name != "b" {
 		t.Fatalf("watched event applied as %+v", ev)
 	}
 	cancel()
 	close(events) // as Tree.Watch does when ctx ends
 	waitDone(t, done, "Follow returns when ctx ends")
-	if got := []time.Duration{followBackoff(0), followBackoff(1), followBackoff(4), followBackoff(5), followBackoff(40)}; !slices.Equal(got,
+	if got := []time.Duration{coord.FollowBackoff(0), coord.FollowBackoff(1), coord.FollowBackoff(4), coord.FollowBackoff(5), coord.FollowBackoff(40)}; !slices.Equal(got,
 		[]time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 1600 * time.Millisecond, 3 * time.Second, 3 * time.Second}) {
 		t.Fatalf("backoff %v", got)
 	}
@@ -86,8 +88,8 @@ func TestFollowListsAgainWhenTheWatchEnds(t *testing.T) {
 	revisions := []int64{5, 9}
 	var watchedFrom []int64
 	clientClosed := false
-	f := follower{dir: "/f", log: slog.New(logs), closed: func() bool { return clientClosed },
-		list: func(context.Context) ([]Child, int64, error) {
+	f := coord.Follower{Dir: "/f", Log: slog.New(logs), Closed: func() bool { return clientClosed },
+		List: func(context.Context) ([]coord.Child, int64, error) {
 			if clientClosed {
 				t.Error("listed through a closed client")
 				return nil, 0, errors.New("grpc: the client connection is closing")
@@ -96,17 +98,17 @@ func TestFollowListsAgainWhenTheWatchEnds(t *testing.T) {
 			revisions = revisions[1:]
 			return nil, rev, nil
 		},
-		watch: func(_ context.Context, from int64) <-chan Event {
+		Watch: func(_ context.Context, from int64) <-chan coord.Event {
 			watchedFrom = append(watchedFrom, from)
 			clientClosed = len(watchedFrom) == 2
-			ch := make(chan Event)
+			ch := make(chan coord.Event)
 			close(ch) // the watch ends at once, as when its client is closed
 			return ch
 		},
 	}
-	applied := make(chan Event, 4)
+	applied := make(chan coord.Event, 4)
 	done := make(chan struct{})
-	go func() { defer close(done); f.run(t.Context(), func(ev Event) { applied <- ev }) }()
+	go func() { defer close(done); f.Run(t.Context(), func(ev coord.Event) { applied <- ev }) }()
 	waitDone(t, done, "Follow stops once its client is closed")
 	close(applied)
 	var got []string
@@ -127,22 +129,22 @@ func TestFollowRecursive(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	tree := NewTree(c.members[0].Client())
+	tree := coord.NewTree(c.members[0].Client())
 	tree.Create(ctx, "/s/LY/LY1", []byte("3"))
 	tree.Create(ctx, "/s/UA/UA9", []byte("1"))
 	tree.Create(ctx, "/sx/LY1", nil)
-	applied := make(chan Event, 16)
+	applied := make(chan coord.Event, 16)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Follow(ctx, tree, "/s", WatchOptions{Recursive: true}, testLogger(), func(ev Event) { applied <- ev })
+		coord.Follow(ctx, tree, "/s", coord.WatchOptions{Recursive: true}, testLogger(), func(ev coord.Event) { applied <- ev })
 	}()
 	ev := next(t, applied)
 	var names []string
 	for _, c := range ev.Children {
 		names = append(names, c.Name+"="+string(c.Value))
 	}
-	if ev.Type != EventResync || !slices.Equal(names, []string{"LY/LY1=3", "UA/UA9=1"}) {
+	if ev.Type != coord.EventResync || !slices.Equal(names, []string{"LY/LY1=3", "UA/UA9=1"}) {
 		t.Fatalf("listing %v %v, want a resync of LY/LY1=3 UA/UA9=1", ev.Type, names)
 	}
 	tree.Set(ctx, "/s/LY/LY1", []byte("4"))

@@ -1,30 +1,32 @@
-package coord
+package coord_test
 
 import (
 	"errors"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 func TestMutex(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
+	tree := coord.NewTree(cli)
 	sa, sb := newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second)
-	a, b := NewMutex(tree, sa, "/locks/seller-LY"), NewMutex(tree, sb, "/locks/seller-LY")
+	a, b := coord.NewMutex(tree, sa, "/locks/seller-LY"), coord.NewMutex(tree, sb, "/locks/seller-LY")
 
 	ga, err := a.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.TryLock(ctx); !errors.Is(err, ErrLocked) {
+	if _, err := b.TryLock(ctx); !errors.Is(err, coord.ErrLocked) {
 		t.Fatalf("TryLock while held: %v, want ErrLocked", err)
 	}
-	if _, err := a.Lock(ctx); !errors.Is(err, ErrLockHeld) {
+	if _, err := a.Lock(ctx); !errors.Is(err, coord.ErrLockHeld) {
 		t.Fatalf("second Lock by the same session: %v, want ErrLockHeld", err)
 	}
-	got := make(chan *Grant, 1)
+	got := make(chan *coord.Grant, 1)
 	go func() {
 		gb, err := b.Lock(ctx)
 		if err != nil {
@@ -37,13 +39,13 @@ func TestMutex(t *testing.T) {
 		t.Fatal("b got the lock while a holds it")
 	case <-time.After(300 * time.Millisecond):
 	}
-	if _, err := ga.Guarded(ctx, OpCreate("/data/x", []byte("a"))); err != nil {
+	if _, err := ga.Guarded(ctx, coord.OpCreate("/data/x", []byte("a"))); err != nil {
 		t.Fatalf("holder's guarded write: %v", err)
 	}
 	if err := ga.Unlock(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var gb *Grant
+	var gb *coord.Grant
 	select {
 	case gb = <-got:
 	case <-time.After(5 * time.Second):
@@ -52,7 +54,7 @@ func TestMutex(t *testing.T) {
 	if gb.Token() <= ga.Token() {
 		t.Fatalf("fencing tokens must grow: a %d, b %d", ga.Token(), gb.Token())
 	}
-	if _, err := ga.Guarded(ctx, OpSet("/data/x", []byte("stale"))); !errors.Is(err, ErrLockLost) {
+	if _, err := ga.Guarded(ctx, coord.OpSet("/data/x", []byte("stale"))); !errors.Is(err, coord.ErrLockLost) {
 		t.Fatalf("guarded write after unlock: %v, want ErrLockLost", err)
 	}
 	select {
@@ -69,9 +71,9 @@ func TestStaleLockHolderIsRefused(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
+	tree := coord.NewTree(cli)
 	sa, sb := newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second)
-	ga, err := NewMutex(tree, sa, "/locks/seat").Lock(ctx)
+	ga, err := coord.NewMutex(tree, sa, "/locks/seat").Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,14 +85,14 @@ func TestStaleLockHolderIsRefused(t *testing.T) {
 	if _, err := cli.Revoke(ctx, sa.Lease()); err != nil {
 		t.Fatal(err)
 	}
-	gb, err := NewMutex(tree, sb, "/locks/seat").Lock(ctx)
+	gb, err := coord.NewMutex(tree, sb, "/locks/seat").Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ga.Guarded(ctx, OpSet("/seat", []byte("a"))); !errors.Is(err, ErrLockLost) {
+	if _, err := ga.Guarded(ctx, coord.OpSet("/seat", []byte("a"))); !errors.Is(err, coord.ErrLockLost) {
 		t.Fatalf("stale holder's guarded write: %v, want ErrLockLost", err)
 	}
-	if _, err := gb.Guarded(ctx, OpSet("/seat", []byte("b"))); err != nil {
+	if _, err := gb.Guarded(ctx, coord.OpSet("/seat", []byte("b"))); err != nil {
 		t.Fatalf("new holder's guarded write: %v", err)
 	}
 	if v, _, _ := tree.Get(ctx, "/seat"); string(v) != "b" {
@@ -107,23 +109,23 @@ func TestRWMutex(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
+	tree := coord.NewTree(cli)
 	s1, s2, s3, s4 := newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second),
 		newSession(t, cli, 2*time.Second), newSession(t, cli, 2*time.Second)
-	r1, err := NewRWMutex(tree, s1, "/locks/rw").RLock(ctx)
+	r1, err := coord.NewRWMutex(tree, s1, "/locks/rw").RLock(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := NewRWMutex(tree, s2, "/locks/rw").TryRLock(ctx)
+	r2, err := coord.NewRWMutex(tree, s2, "/locks/rw").TryRLock(ctx)
 	if err != nil {
 		t.Fatalf("second reader: %v", err)
 	}
-	if _, err := NewRWMutex(tree, s3, "/locks/rw").TryLock(ctx); !errors.Is(err, ErrLocked) {
+	if _, err := coord.NewRWMutex(tree, s3, "/locks/rw").TryLock(ctx); !errors.Is(err, coord.ErrLocked) {
 		t.Fatalf("writer while read-locked: %v, want ErrLocked", err)
 	}
-	wgot := make(chan *Grant, 1)
+	wgot := make(chan *coord.Grant, 1)
 	go func() {
-		w, err := NewRWMutex(tree, s3, "/locks/rw").Lock(ctx)
+		w, err := coord.NewRWMutex(tree, s3, "/locks/rw").Lock(ctx)
 		if err != nil {
 			t.Error(err)
 		}
@@ -134,7 +136,7 @@ func TestRWMutex(t *testing.T) {
 		return len(names) == 3
 	})
 	// A reader arriving after a waiting writer queues behind it.
-	if _, err := NewRWMutex(tree, s4, "/locks/rw").TryRLock(ctx); !errors.Is(err, ErrLocked) {
+	if _, err := coord.NewRWMutex(tree, s4, "/locks/rw").TryRLock(ctx); !errors.Is(err, coord.ErrLocked) {
 		t.Fatalf("reader behind a waiting writer: %v, want ErrLocked", err)
 	}
 	r1.Unlock(ctx)

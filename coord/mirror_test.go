@@ -1,4 +1,4 @@
-package coord
+package coord_test
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 // folder is a test state: the nodes of a folder, and one line per event folded.
@@ -16,15 +18,15 @@ type folder struct {
 	story []string
 }
 
-func foldFolder(s *folder, ev Event) {
+func foldFolder(s *folder, ev coord.Event) {
 	switch ev.Type {
-	case EventCreated, EventChanged:
+	case coord.EventCreated, coord.EventChanged:
 		s.nodes[ev.Name] = string(ev.Value)
 		s.story = append(s.story, fmt.Sprintf("%v %s=%s", ev.Type, ev.Name, ev.Value))
-	case EventDeleted:
+	case coord.EventDeleted:
 		delete(s.nodes, ev.Name)
 		s.story = append(s.story, fmt.Sprintf("%v %s", ev.Type, ev.Name))
-	case EventResync:
+	case coord.EventResync:
 		clear(s.nodes)
 		var kids []string
 		for _, c := range ev.Children {
@@ -45,7 +47,7 @@ func isClosed(ch <-chan struct{}) bool {
 }
 
 func TestMirrorFoldsEventsAndWakesWaiters(t *testing.T) {
-	m := NewMirror(folder{nodes: map[string]string{}}, func(s *folder, ev Event) func() {
+	m := coord.NewMirror(folder{nodes: map[string]string{}}, func(s *folder, ev coord.Event) func() {
 		foldFolder(s, ev)
 		return nil
 	})
@@ -58,7 +60,7 @@ func TestMirrorFoldsEventsAndWakesWaiters(t *testing.T) {
 		t.Fatal("a new mirror is listed")
 	}
 	changed := m.Changed()
-	m.Apply(Event{Type: EventCreated, Name: "a", Value: []byte("1")})
+	m.Apply(coord.Event{Type: coord.EventCreated, Name: "a", Value: []byte("1")})
 	if !isClosed(changed) {
 		t.Fatal("Changed not closed by Apply")
 	}
@@ -69,7 +71,7 @@ func TestMirrorFoldsEventsAndWakesWaiters(t *testing.T) {
 	if isClosed(changed) {
 		t.Fatal("the next Changed is closed before the next Apply")
 	}
-	m.Apply(Event{Type: EventResync, Children: []Child{{Name: "b", Value: []byte("2")}}})
+	m.Apply(coord.Event{Type: coord.EventResync, Children: []coord.Child{{Name: "b", Value: []byte("2")}}})
 	if !isClosed(changed) || !m.Listed() {
 		t.Fatalf("after a resync: changed closed %v, listed %v", isClosed(changed), m.Listed())
 	}
@@ -90,7 +92,7 @@ func TestMirrorFoldsEventsAndWakesWaiters(t *testing.T) {
 // update the mirror (it would deadlock otherwise), it sees the state and
 // listed flag it follows, and the waiters of Changed are already awake.
 func TestMirrorCallsAfterOutsideItsLock(t *testing.T) {
-	var m *Mirror[int]
+	var m *coord.Mirror[int]
 	type seen struct {
 		count   int
 		listed  bool
@@ -98,9 +100,9 @@ func TestMirrorCallsAfterOutsideItsLock(t *testing.T) {
 	}
 	afters := make(chan seen, 1)
 	var before <-chan struct{}
-	m = NewMirror(0, func(n *int, ev Event) func() {
+	m = coord.NewMirror(0, func(n *int, ev coord.Event) func() {
 		*n++
-		if ev.Type == EventDeleted {
+		if ev.Type == coord.EventDeleted {
 			return nil
 		}
 		return func() {
@@ -111,7 +113,7 @@ func TestMirrorCallsAfterOutsideItsLock(t *testing.T) {
 			afters <- s
 		}
 	})
-	apply := func(ev Event) {
+	apply := func(ev coord.Event) {
 		t.Helper()
 		before = m.Changed()
 		done := make(chan struct{})
@@ -122,12 +124,12 @@ func TestMirrorCallsAfterOutsideItsLock(t *testing.T) {
 			t.Fatalf("Apply(%v) did not return: its after ran under the mirror's lock", ev.Type)
 		}
 	}
-	apply(Event{Type: EventResync})
+	apply(coord.Event{Type: coord.EventResync})
 	if s := <-afters; s != (seen{count: 1, listed: true, wakened: true}) {
 		t.Fatalf("after the resync saw %+v", s)
 	}
-	apply(Event{Type: EventDeleted}) // a nil after is not called
-	apply(Event{Type: EventCreated})
+	apply(coord.Event{Type: coord.EventDeleted}) // a nil after is not called
+	apply(coord.Event{Type: coord.EventCreated})
 	if s := <-afters; s.count != 13 {
 		t.Fatalf("after the third event saw %d, want 13 (3 folds, one Update of 10)", s.count)
 	}
@@ -143,7 +145,7 @@ func waitDone(t *testing.T, done <-chan struct{}, what string) {
 }
 
 // waitMirror waits, with a deadline, until cond holds for the mirror's state.
-func waitMirror[S any](t *testing.T, m *Mirror[S], what string, cond func(s *S) bool) {
+func waitMirror[S any](t *testing.T, m *coord.Mirror[S], what string, cond func(s *S) bool) {
 	t.Helper()
 	deadline := time.NewTimer(10 * time.Second)
 	defer deadline.Stop()
@@ -171,7 +173,7 @@ func TestMirrorFollowsAFolderThroughACompaction(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
+	tree := coord.NewTree(cli)
 	tree.Create(ctx, "/f/a", []byte("1"))
 	tree.Create(ctx, "/f/a/deep", nil) // a grandchild: not in a children mirror
 	tree.Create(ctx, "/fx", nil)       // a sibling sharing the prefix
@@ -188,21 +190,21 @@ func TestMirrorFollowsAFolderThroughACompaction(t *testing.T) {
 			t.Errorf("compact: %v", err)
 		}
 	}
-	m := NewMirror(folder{nodes: map[string]string{}}, func(s *folder, ev Event) func() {
+	m := coord.NewMirror(folder{nodes: map[string]string{}}, func(s *folder, ev coord.Event) func() {
 		foldFolder(s, ev)
 		if len(s.story) == 1 {
 			return compactOnce
 		}
 		return nil
 	})
-	fcli, err := newClient(c.cfgs[0], []string{c.cfgs[0].ClientURL})
+	fcli, err := newClient([]string{c.cfgs[0].ClientURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fcli.Close()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	wg.Go(func() { m.Follow(ctx, NewTree(fcli), "/f", WatchOptions{}, testLogger()) })
+	wg.Go(func() { m.Follow(ctx, coord.NewTree(fcli), "/f", coord.WatchOptions{}, testLogger()) })
 
 	waitMirror(t, m, "the listing, then a resync after the compaction", func(s *folder) bool { return len(s.story) >= 2 })
 	tree.Set(ctx, "/f/b", []byte("3"))

@@ -1,8 +1,10 @@
-package coord
+package coord_test
 
 import (
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 // TestSessionResumesItsLiveLease: when the client's keep-alive ends while the lease still lives
@@ -14,19 +16,19 @@ func TestSessionResumesItsLiveLease(t *testing.T) {
 	ctx := ctxTimeout(t, 60*time.Second)
 	cli := c.members[0].Client()
 	s := newSession(t, cli, 2*time.Second)
-	tree := NewTree(cli)
-	if _, err := tree.Create(ctx, "/alliances/a/machines/m1", nil, Ephemeral(s)); err != nil {
+	tree := coord.NewTree(cli)
+	if _, err := tree.Create(ctx, "/alliances/a/machines/m1", nil, coord.Ephemeral(s)); err != nil {
 		t.Fatal(err)
 	}
 
-	lost, doubt := s.current(), s.Doubt()
+	lost, doubt := s.Current(), s.Doubt()
 	lost.Orphan() // the client's keep-alive ends; the lease does not
 	select {
 	case <-doubt: // what was built on the old keep-alive (a lock, a lead) must stop
 	case <-time.After(5 * time.Second):
 		t.Fatal("Doubt not closed when the keep-alive ended")
 	}
-	eventually(t, 10*time.Second, "the session keeps its lease alive again", func() bool { return s.current() != lost })
+	eventually(t, 10*time.Second, "the session keeps its lease alive again", func() bool { return s.Current() != lost })
 	select {
 	case <-s.Doubt():
 		t.Fatal("the resumed session's Doubt is closed")

@@ -1,4 +1,4 @@
-package coord
+package coord_test
 
 import (
 	"errors"
@@ -9,11 +9,13 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"flightalliance/coord"
 )
 
-func newSession(t testing.TB, cli *clientv3.Client, ttl time.Duration) *Session {
+func newSession(t testing.TB, cli *clientv3.Client, ttl time.Duration) *coord.Session {
 	t.Helper()
-	s, err := NewSession(t.Context(), cli, ttl)
+	s, err := coord.NewSession(t.Context(), cli, ttl)
 	if err != nil {
 		t.Fatalf("new session: %v", err)
 	}
@@ -23,8 +25,8 @@ func newSession(t testing.TB, cli *clientv3.Client, ttl time.Duration) *Session 
 
 func TestPathValidation(t *testing.T) {
 	for _, p := range []string{"", "a", "a/b", "//a", "/a//b", "/a/", "/a/./b", "/a/..", "/"} {
-		err := checkPath(p, false)
-		if !errors.Is(err, ErrBadPath) {
+		err := coord.CheckPath(p, false)
+		if !errors.Is(err, coord.ErrBadPath) {
 			t.Errorf("checkPath(%q) = %v, want ErrBadPath", p, err)
 		}
 		if err != nil && !strings.Contains(err.Error(), strconv.Quote(p)) {
@@ -32,11 +34,11 @@ func TestPathValidation(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"/a", "/a/b.c/d", "/alliances/star/machines/m1"} {
-		if err := checkPath(p, false); err != nil {
+		if err := coord.CheckPath(p, false); err != nil {
 			t.Errorf("checkPath(%q) = %v", p, err)
 		}
 	}
-	if err := checkPath("/", true); err != nil {
+	if err := coord.CheckPath("/", true); err != nil {
 		t.Errorf("root refused for listing: %v", err)
 	}
 }
@@ -45,7 +47,7 @@ func TestTreeOperations(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cli := c.members[0].Client()
-	tree := NewTree(cli)
+	tree := coord.NewTree(cli)
 
 	st, err := tree.Create(ctx, "/alliances/star/machines/m1", []byte("v1"))
 	if err != nil || st.Version != 1 || st.CreateRevision == 0 || st.CreateRevision != st.ModRevision {
@@ -55,27 +57,27 @@ func TestTreeOperations(t *testing.T) {
 	if err != nil || len(raw.Kvs) != 1 || string(raw.Kvs[0].Value) != "v1" {
 		t.Fatalf("the etcd key must equal the path: %v %v", raw, err)
 	}
-	if _, err := tree.Create(ctx, "/alliances/star/machines/m1", nil); !errors.Is(err, ErrNodeExists) {
+	if _, err := tree.Create(ctx, "/alliances/star/machines/m1", nil); !errors.Is(err, coord.ErrNodeExists) {
 		t.Fatalf("second create: %v, want ErrNodeExists", err)
 	}
-	if _, err := tree.Create(ctx, "/a//b", nil); !errors.Is(err, ErrBadPath) {
+	if _, err := tree.Create(ctx, "/a//b", nil); !errors.Is(err, coord.ErrBadPath) {
 		t.Fatalf("create bad path: %v", err)
 	}
-	st2, err := tree.Set(ctx, "/alliances/star/machines/m1", []byte("v2"), IfVersion(1))
+	st2, err := tree.Set(ctx, "/alliances/star/machines/m1", []byte("v2"), coord.IfVersion(1))
 	if err != nil || st2.Version != 2 || st2.CreateRevision != st.CreateRevision || st2.ModRevision <= st.ModRevision {
 		t.Fatalf("set: %+v %v", st2, err)
 	}
-	if _, err := tree.Set(ctx, "/alliances/star/machines/m1", []byte("v3"), IfVersion(1)); !errors.Is(err, ErrBadVersion) {
+	if _, err := tree.Set(ctx, "/alliances/star/machines/m1", []byte("v3"), coord.IfVersion(1)); !errors.Is(err, coord.ErrBadVersion) {
 		t.Fatalf("set with stale version: %v, want ErrBadVersion", err)
 	}
-	if _, err := tree.Set(ctx, "/nope", nil); !errors.Is(err, ErrNoNode) {
+	if _, err := tree.Set(ctx, "/nope", nil); !errors.Is(err, coord.ErrNoNode) {
 		t.Fatalf("set missing: %v, want ErrNoNode", err)
 	}
 	v, gst, err := tree.Get(ctx, "/alliances/star/machines/m1")
 	if err != nil || string(v) != "v2" || gst != st2 {
 		t.Fatalf("get: %q %+v %v (want stat %+v)", v, gst, err, st2)
 	}
-	if _, _, err := tree.Get(ctx, "/nope"); !errors.Is(err, ErrNoNode) {
+	if _, _, err := tree.Get(ctx, "/nope"); !errors.Is(err, coord.ErrNoNode) {
 		t.Fatalf("get missing: %v", err)
 	}
 
@@ -98,7 +100,7 @@ func TestTreeOperations(t *testing.T) {
 		t.Fatalf("children data at revision %d: %+v %v", st.CreateRevision, old, err)
 	}
 
-	if err := tree.Delete(ctx, "/alliances/star/machines/m3", IfVersion(7)); !errors.Is(err, ErrBadVersion) {
+	if err := tree.Delete(ctx, "/alliances/star/machines/m3", coord.IfVersion(7)); !errors.Is(err, coord.ErrBadVersion) {
 		t.Fatalf("delete with wrong version: %v", err)
 	}
 	if err := tree.Delete(ctx, "/alliances/star/machines/m3"); err != nil {
@@ -107,21 +109,21 @@ func TestTreeOperations(t *testing.T) {
 	if ok, _, err := tree.Exists(ctx, "/alliances/star/machines/m3"); ok || err != nil {
 		t.Fatalf("exists after delete: %v %v", ok, err)
 	}
-	if err := tree.Delete(ctx, "/alliances/star/machines/m3"); !errors.Is(err, ErrNoNode) {
+	if err := tree.Delete(ctx, "/alliances/star/machines/m3"); !errors.Is(err, coord.ErrNoNode) {
 		t.Fatalf("delete missing: %v", err)
 	}
 
 	// Multi is all or nothing and names the failing op.
-	_, err = tree.Multi(ctx, OpCreate("/x/new", []byte("n")), OpSet("/alliances/star/machines/m1", []byte("v9"), IfVersion(1)))
-	var me *MultiError
-	if !errors.As(err, &me) || me.Index != 1 || !errors.Is(err, ErrBadVersion) {
+	_, err = tree.Multi(ctx, coord.OpCreate("/x/new", []byte("n")), coord.OpSet("/alliances/star/machines/m1", []byte("v9"), coord.IfVersion(1)))
+	var me *coord.MultiError
+	if !errors.As(err, &me) || me.Index != 1 || !errors.Is(err, coord.ErrBadVersion) {
 		t.Fatalf("failing multi: %v", err)
 	}
 	if ok, _, _ := tree.Exists(ctx, "/x/new"); ok {
 		t.Fatal("failed multi wrote its first op")
 	}
-	if _, err := tree.Multi(ctx, OpCreate("/x/new", []byte("n")), OpCheckVersion("/alliances/star/machines/m1", 2),
-		OpDelete("/alliances/star/machines/m2"), OpSet("/alliances/star/machinesX", []byte("s"))); err != nil {
+	if _, err := tree.Multi(ctx, coord.OpCreate("/x/new", []byte("n")), coord.OpCheckVersion("/alliances/star/machines/m1", 2),
+		coord.OpDelete("/alliances/star/machines/m2"), coord.OpSet("/alliances/star/machinesX", []byte("s"))); err != nil {
 		t.Fatalf("multi: %v", err)
 	}
 	if ok, _, _ := tree.Exists(ctx, "/alliances/star/machines/m2"); ok {
@@ -132,12 +134,12 @@ func TestTreeOperations(t *testing.T) {
 func TestEphemeralNodes(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
-	tree := NewTree(c.members[0].Client())
+	tree := coord.NewTree(c.members[0].Client())
 	s := newSession(t, c.members[0].Client(), time.Second)
 	if s.TTL() < time.Second {
 		t.Fatalf("session TTL %v", s.TTL())
 	}
-	st, err := tree.Create(ctx, "/e/node", []byte("1"), Ephemeral(s))
+	st, err := tree.Create(ctx, "/e/node", []byte("1"), coord.Ephemeral(s))
 	if err != nil || st.Lease != s.Lease() {
 		t.Fatalf("ephemeral create: %+v %v", st, err)
 	}
@@ -163,22 +165,22 @@ func TestEphemeralNodes(t *testing.T) {
 func TestEphemeralVanishesWhenItsMemberDies(t *testing.T) {
 	c := newCluster(t, 3)
 	ctx := ctxTimeout(t, 60*time.Second)
-	only3, err := newClient(c.cfgs[2], []string{c.cfgs[2].ClientURL})
+	only3, err := newClient([]string{c.cfgs[2].ClientURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer only3.Close()
-	s, err := NewSession(ctx, only3, 2*time.Second)
+	s, err := coord.NewSession(ctx, only3, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := NewTree(c.members[0].Client())
-	if _, err := NewTree(only3).Create(ctx, "/alliances/a/machines/m3", nil, Ephemeral(s)); err != nil {
+	tree := coord.NewTree(c.members[0].Client())
+	if _, err := coord.NewTree(only3).Create(ctx, "/alliances/a/machines/m3", nil, coord.Ephemeral(s)); err != nil {
 		t.Fatal(err)
 	}
 	c.stop(2)
 	died := time.Now()
-	limit := s.TTL() + c.cfgs[0].election() + 3*time.Second // slack for a busy machine
+	limit := s.TTL() + electionTimeout(c.cfgs[0]) + 3*time.Second // slack for a busy machine
 	eventually(t, limit, "ephemeral node gone", func() bool {
 		ok, _, err := tree.Exists(ctx, "/alliances/a/machines/m3")
 		return err == nil && !ok
@@ -194,7 +196,7 @@ func TestEphemeralVanishesWhenItsMemberDies(t *testing.T) {
 func TestDescendantsListsEveryLevel(t *testing.T) {
 	c := newCluster(t, 1)
 	ctx := ctxTimeout(t, 30*time.Second)
-	tree := NewTree(c.members[0].Client())
+	tree := coord.NewTree(c.members[0].Client())
 	for _, p := range []string{"/a/sellers/LY/m1", "/a/sellers/LY/m2", "/a/sellers/UA/m1", "/a/machines/m1", "/ab/x"} {
 		if _, err := tree.Create(ctx, p, []byte(p)); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 	"flightalliance/alliance/booking"
 	"flightalliance/alliance/flight"
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 	"flightalliance/internal/freeport"
 )
 
@@ -28,7 +28,7 @@ func testLedger(t *testing.T) *Ledger {
 
 // testLedgerMember starts a one-member etcd for a test and returns the ledger of alliance
 // "star" over it, and the member.
-func testLedgerMember(t *testing.T) (*Ledger, *coord.Member) {
+func testLedgerMember(t *testing.T) (*Ledger, *member.Member) {
 	t.Helper()
 	addrs, err := freeport.Addrs(2, nil)
 	if err != nil {
@@ -37,7 +37,7 @@ func testLedgerMember(t *testing.T) (*Ledger, *coord.Member) {
 	peer, client := "http://"+addrs[0], "http://"+addrs[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m, err := coord.Start(ctx, coord.Config{
+	m, err := member.Start(ctx, member.Config{
 		Name: "m1", DataDir: filepath.Join(t.TempDir(), "m1"), PeerURL: peer, ClientURL: client,
 		InitialCluster: "m1=" + peer, ClusterToken: "ledger-test", UnsafeNoFsync: true,
 		Logger: testLog(), EtcdLogLevel: "fatal",

@@ -58,7 +58,7 @@ func machineRefusal(c config, err error) error {
 	return c.origins.Explain(errors.New(strings.Join(lines, "\n")))
 }
 
-// memberFlags are the flags behind coord.Config's fields, by the words its refusals use.
+// memberFlags are the flags behind member.Config's fields, by the words its refusals use.
 var memberFlags = []struct{ says, flags string }{
 	{"initial cluster", "--peers"},
 	{"join URL", "--join"},

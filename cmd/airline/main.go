@@ -26,7 +26,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"flightalliance/alliance"
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 	"flightalliance/internal/daemonconfig"
 	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
@@ -154,7 +154,7 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 		AlsoAccepted:    c.alsoAccepted,
 		TLS:             c.tls,
 		Logger:          logger,
-		Member: coord.Config{
+		Member: member.Config{
 			EtcdLogger:      etcdLogger(logger),
 			Name:            c.name,
 			DataDir:         c.dataDir,

@@ -7,7 +7,7 @@ import (
 )
 
 // removal is one etcd member removal as an airline server's GET /status reports it
-// (coord.Removal): the last one recorded for each member name in /coord/removals/.
+// (member.Removal): the last one recorded for each member name in /coord/removals/.
 type removal struct {
 	Member string    `json:"member"`
 	ID     string    `json:"id"`

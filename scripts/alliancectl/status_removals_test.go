@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"flightalliance/coord"
+	"flightalliance/coord/member"
 )
 
 // statusWith is an answering machine whose /status carries removals, encoded as the airline
-// server encodes coord.Removal, so a renamed field breaks this test.
-func statusWith(t *testing.T, name string, rs ...coord.Removal) machineStatus {
+// server encodes member.Removal, so a renamed field breaks this test.
+func statusWith(t *testing.T, name string, rs ...member.Removal) machineStatus {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"name": name, "removals": rs})
 	if err != nil {
@@ -28,11 +28,11 @@ func statusWith(t *testing.T, name string, rs ...coord.Removal) machineStatus {
 func TestStatusPrintsEachRemovalOnce(t *testing.T) {
 	now := time.Date(2026, 11, 24, 19, 20, 0, 0, time.UTC)
 	probeErr := `Get "https://127.0.0.1:2383/members": dial tcp 127.0.0.1:2383: connect: connection refused`
-	unreachable := coord.Removal{Member: "m3", ID: "d2f0da81ffccbb5d", By: "m1", Reason: coord.RemovedUnreachable,
+	unreachable := member.Removal{Member: "m3", ID: "d2f0da81ffccbb5d", By: "m1", Reason: member.RemovedUnreachable,
 		Error: probeErr, At: now.Add(-3 * time.Minute)}
-	older := coord.Removal{Member: "m3", ID: "aaaa", By: "m3", Reason: coord.RemovedStale, At: now.Add(-time.Hour)}
-	left := coord.Removal{Member: "m4", ID: "4444", By: "m4", Reason: coord.RemovedLeave, At: now.Add(-90 * time.Second)}
-	stale := coord.Removal{Member: "m5", ID: "5555", By: "m5", Reason: coord.RemovedStale, At: now.Add(-time.Second)}
+	older := member.Removal{Member: "m3", ID: "aaaa", By: "m3", Reason: member.RemovedStale, At: now.Add(-time.Hour)}
+	left := member.Removal{Member: "m4", ID: "4444", By: "m4", Reason: member.RemovedLeave, At: now.Add(-90 * time.Second)}
+	stale := member.Removal{Member: "m5", ID: "5555", By: "m5", Reason: member.RemovedStale, At: now.Add(-time.Second)}
 	ms := []machineStatus{
 		statusWith(t, "m1", unreachable, left, stale),
 		statusWith(t, "m2", older, left), // lags behind m1 on m3, knows nothing of m5 yet

@@ -1,4 +1,4 @@
-package coord
+package member
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"flightalliance/coord"
 )
 
 // sessionsPrefix holds one key per session opened through Member.NewSession, bound to the
@@ -17,8 +19,8 @@ const sessionsPrefix = "/coord/sessions/"
 // it also revokes the sessions that member owns: a member cut off from the others may still get
 // its keep-alives through to the leader (a partition that drops only its inbound traffic), and
 // its ephemeral entries must not outlive its membership.
-func (m *Member) NewSession(ctx context.Context, ttl time.Duration) (*Session, error) {
-	s, err := NewSession(ctx, m.cli, ttl)
+func (m *Member) NewSession(ctx context.Context, ttl time.Duration) (*coord.Session, error) {
+	s, err := coord.NewSession(ctx, m.cli, ttl)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package coord
+package member
 
 import (
 	"path/filepath"
@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/coord"
 )
 
 func TestSingleMemberStartsAndRestarts(t *testing.T) {
@@ -16,7 +18,7 @@ func TestSingleMemberStartsAndRestarts(t *testing.T) {
 	if !st.IsLeader || !st.HasQuorum || st.Leader != "m1" || len(st.Members) != 1 {
 		t.Fatalf("status of a one-member cluster: %+v", st)
 	}
-	if _, err := NewTree(m.Client()).Create(ctx, "/a", []byte("1")); err != nil {
+	if _, err := coord.NewTree(m.Client()).Create(ctx, "/a", []byte("1")); err != nil {
 		t.Fatal(err)
 	}
 	// etcd answers a write once it is applied but records the applied index just after (it
@@ -26,7 +28,7 @@ func TestSingleMemberStartsAndRestarts(t *testing.T) {
 	})
 	c.stop(0)
 	m = c.restart(0)
-	v, _, err := NewTree(m.Client()).Get(ctx, "/a")
+	v, _, err := coord.NewTree(m.Client()).Get(ctx, "/a")
 	if err != nil || string(v) != "1" {
 		t.Fatalf("after restart /a = %q, %v; want 1", v, err)
 	}
@@ -54,7 +56,7 @@ func TestStoppedMemberIsRemovedAndRejoinsWithOldDataDir(t *testing.T) {
 func testRemovedMemberRejoins(t *testing.T, options ...func(*Config)) {
 	c := newCluster(t, 3, options...)
 	ctx := ctxTimeout(t, 90*time.Second)
-	tree := NewTree(c.members[0].Client())
+	tree := coord.NewTree(c.members[0].Client())
 	if _, err := tree.Create(ctx, "/before", []byte("x")); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func testRemovedMemberRejoins(t *testing.T, options ...func(*Config)) {
 		t.Fatalf("rejoined m3: %+v", st)
 	}
 	for _, p := range []string{"/before", "/during"} {
-		if _, _, err := NewTree(m3.Client()).Get(ctx, p); err != nil {
+		if _, _, err := coord.NewTree(m3.Client()).Get(ctx, p); err != nil {
 			t.Fatalf("rejoined m3 reads %s: %v", p, err)
 		}
 	}
@@ -99,7 +101,7 @@ func TestJoinPromoteLeaveRejoin(t *testing.T) {
 	if st := m4.Status(ctx); st.IsLearner || len(st.Members) != 4 {
 		t.Fatalf("joined m4 should be a voter of 4: %+v", st)
 	}
-	if _, err := NewTree(m4.Client()).Create(ctx, "/m4", nil); err != nil {
+	if _, err := coord.NewTree(m4.Client()).Create(ctx, "/m4", nil); err != nil {
 		t.Fatalf("write through joined m4: %v", err)
 	}
 	if err := m4.Leave(ctx); err != nil {
@@ -148,7 +150,7 @@ func TestBootstrapMakesAtMostMaxVotersVoters(t *testing.T) {
 func TestQuorumLossAndRecover(t *testing.T) {
 	c := newCluster(t, 3)
 	ctx := ctxTimeout(t, 150*time.Second)
-	if _, err := NewTree(c.members[0].Client()).Create(ctx, "/kept", []byte("v")); err != nil {
+	if _, err := coord.NewTree(c.members[0].Client()).Create(ctx, "/kept", []byte("v")); err != nil {
 		t.Fatal(err)
 	}
 	changes := c.members[0].QuorumChanges()
@@ -182,7 +184,7 @@ func TestQuorumLossAndRecover(t *testing.T) {
 	if st := m1.Status(ctx); !st.HasQuorum || len(st.Members) != 1 {
 		t.Fatalf("recovered member: %+v", st)
 	}
-	if v, _, err := NewTree(m1.Client()).Get(ctx, "/kept"); err != nil || string(v) != "v" {
+	if v, _, err := coord.NewTree(m1.Client()).Get(ctx, "/kept"); err != nil || string(v) != "v" {
 		t.Fatalf("data after recover: %q %v", v, err)
 	}
 	c.restart(1)
