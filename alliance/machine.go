@@ -28,41 +28,51 @@ import (
 	"flightalliance/soap"
 )
 
-// Machine is one airline server.
+// Machine is one airline server. Its fields are grouped by concern, as the package comment
+// groups its files.
 type Machine struct {
-	cfg      Config
-	log      *slog.Logger
-	keys     keys
-	store    *store
-	view     *view
-	metrics  *metrics
-	search   *gather.Search // getTrips, while this machine is the delegate
-	clients  *peerClients
-	catalog  *catalog
-	seats    *ledger.Seats   // booked seats, followed from etcd
-	holds    *ledger.Holds   // open holds, followed from etcd
-	ledger   *ledger.Ledger  // bookings: etcd transactions
-	bookings *ledger.Service // the booking operations
-	sec      security        // token and TLS
+	cfg  Config
+	log  *slog.Logger
+	keys keys     // the alliance's paths in the tree
+	sec  security // token and TLS
 
+	// membership: the etcd member of the current incarnation, its tree and session
 	member  atomic.Pointer[member.Member]
 	treeNow atomic.Pointer[coord.Tree] // the tree of the member's current incarnation
 	sess    atomic.Pointer[coord.Session]
 	leaving atomic.Bool
-	acting  atomic.Bool // acting as the alliance's delegate (registered with the search servers)
 
+	// the view of the alliance, and every seller it was ever given
+	view    *view
+	catalog *catalog
+
+	// copies: the sellers' data this machine has, the clients that fetch them, and the entries
+	// that publish them
+	copies    *copies
+	clients   *peerClients
 	publishMu sync.Mutex
 	published struct {
 		entry []byte
 		roles map[string]placement.Role
 	}
-	republish  atomic.Bool
+	republish atomic.Bool
+
+	// rounds
 	roundEpoch atomic.Int64 // the entry's epoch: bumped to ask every machine for a new round
 	replicas   atomic.Int32 // K, as the alliance's settings last said (0 before they were read)
+	roundMu    sync.Mutex
+	round      roundStatus
 
-	roundMu sync.Mutex
-	round   roundStatus
+	// the delegate and the services
+	acting   atomic.Bool     // acting as the alliance's delegate (registered with the search servers)
+	search   *gather.Search  // getTrips, while this machine is the delegate
+	seats    *ledger.Seats   // booked seats, followed from etcd
+	holds    *ledger.Holds   // open holds, followed from etcd
+	ledger   *ledger.Ledger  // bookings: etcd transactions
+	bookings *ledger.Service // the booking operations
 
+	// what the machine shows, and where
+	metrics  *metrics
 	listener net.Listener
 	http     *http.Server
 }
@@ -94,7 +104,7 @@ func New(cfg Config) (*Machine, error) {
 		cfg:     cfg,
 		log:     cfg.Logger.With("machine", cfg.Name, "alliance", cfg.Alliance),
 		keys:    newKeys(cfg.Alliance),
-		store:   newStore(brought),
+		copies:  newCopies(brought),
 		metrics: newMetrics(),
 		seats:   ledger.NewSeats(cfg.Alliance),
 		holds:   ledger.NewHolds(cfg.Alliance, time.Now),
@@ -205,7 +215,7 @@ func (m *Machine) Run(ctx context.Context) error {
 		// unreachable. Start it again as the same command line would: coord moves the old data
 		// aside and joins fresh; this machine comes back as a joiner with what it has.
 		m.log.Warn("embedded etcd member stopped (removed from the cluster?); starting it again")
-		m.store.rejoin()
+		m.copies.rejoin()
 		start = member.Start
 	}
 }

@@ -13,14 +13,14 @@ import (
 
 // This file is the machine's membership of its alliance: its session and its own ephemeral
 // entry in the tree (API.md, "The coordination tree"). Registering with the search servers is
-// another matter, in searchreg.go.
+// another matter, in delegate_loop.go and delegate_registration.go.
 
 // session is this machine's current etcd session (nil until it first joined).
 func (m *Machine) session() *coord.Session { return m.sess.Load() }
 
 // sessionLive reports whether this machine's session is still alive. After it is lost, the
 // machine's old entry may linger in the tree until etcd expires its lease; the machine must not
-// take part in rounds through it (its store has rejoined and no longer matches that entry) until
+// take part in rounds through it (its copies have rejoined and no longer matches that entry) until
 // joinAlliance has given it a new session and entry.
 func (m *Machine) sessionLive() bool {
 	sess := m.session()
@@ -111,7 +111,7 @@ func (m *Machine) removeStaleEntries(ctx context.Context) error {
 // recordCatalog makes sure the alliance remembers the sellers this machine brought, so that a
 // seller whose every copy is later lost is reported missing rather than forgotten.
 func (m *Machine) recordCatalog(ctx context.Context) error {
-	for _, s := range m.store.broughtCodes() {
+	for _, s := range m.copies.broughtCodes() {
 		if _, err := m.tree().Create(ctx, m.keys.catalogEntry(s), nil); err != nil && !errors.Is(err, coord.ErrNodeExists) {
 			return fmt.Errorf("catalog entry of seller %s: %w", s, err)
 		}
@@ -135,7 +135,7 @@ func (m *Machine) keepMembership(ctx context.Context) {
 			return // leave() closed the session on purpose
 		}
 		m.log.Warn("session lost: rejoining the alliance as a new member")
-		m.store.rejoin()
+		m.copies.rejoin()
 		if err := m.joinAlliance(ctx); err != nil {
 			return
 		}

@@ -28,7 +28,7 @@ type roundOutcome struct {
 	Fetched   int
 	Err       error
 
-	// Gen and Unassigned, after a commit: the store's generation the round started from, and the
+	// Gen and Unassigned, after a commit: the copies' generation the round started from, and the
 	// sellers this machine gave away, whose copies it drops once their new holders publish.
 	Gen        uint64
 	Unassigned []string
@@ -66,8 +66,8 @@ func (m *Machine) runRound(ctx context.Context, rev int64) roundOutcome {
 	defer cancelDeadline()
 	watcher.Go(func() { m.cancelWhenSuperseded(roundCtx, cancel, rev) })
 
-	gen := m.store.generation()
-	me := m.store.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
+	gen := m.copies.generation()
+	me := m.copies.holding(m.cfg.Name, m.leaving.Load(), func(code string) bool {
 		return !m.view.heldByOthers(code, m.cfg.Name)
 	})
 	me.Zone = m.cfg.Zone

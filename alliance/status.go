@@ -42,7 +42,7 @@ func (m *Machine) recordRound(out roundOutcome, took time.Duration) {
 		outcome = "failed"
 	}
 	m.metrics.rounds.WithLabelValues(outcome).Inc()
-	p, b := m.store.assignment()
+	p, b := m.copies.assignment()
 	m.metrics.primaries.Set(float64(len(p)))
 	m.metrics.backups.Set(float64(len(b)))
 	m.roundMu.Lock()
@@ -109,14 +109,14 @@ func (m *Machine) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Acting:   m.acting.Load(),
 		Self:     m.entry(),
 		Serving:  []string{},
-		Joining:  m.store.isJoining(),
+		Joining:  m.copies.isJoining(),
 		Leaving:  m.leaving.Load(),
 		View:     m.view.entries(),
 	}
 	if sess := m.session(); sess != nil && m.sessionLive() {
 		doc.Session = fmt.Sprintf("%x", int64(sess.Lease()))
 	}
-	for _, sel := range m.store.served(nil) {
+	for _, sel := range m.copies.served(nil) {
 		doc.Serving = append(doc.Serving, sel.Code())
 	}
 	m.roundMu.Lock()

@@ -110,7 +110,7 @@ func TestViewAsksDepartedHoldersLast(t *testing.T) {
 // seller from the copy it has, and refuses bad Versions with a Client fault naming the field.
 func TestRelevantAnswersOnlyTheVersionsAsked(t *testing.T) {
 	ly, ua := testSeller(t, "LY", 3), testSeller(t, "UA", 2)
-	m := &Machine{store: newStore(map[string]*flight.Seller{"LY": ly, "UA": ua})}
+	m := &Machine{copies: newCopies(map[string]*flight.Seller{"LY": ly, "UA": ua})}
 	date := "2026-12-01"
 	for _, tc := range []struct {
 		versions []soap.SellerVersion

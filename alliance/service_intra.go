@@ -47,7 +47,7 @@ func (m *Machine) flightsByNumber(req *soap.GetFlightsRequest) (*soap.RelevantFl
 		return nil, soap.ClientFault("Flights: %d numbers, ask for 1 to %d", len(req.Flights), maxFlightsAsked)
 	}
 	resp := &soap.RelevantFlightsResponse{}
-	sel, ok := m.store.seller(req.Seller)
+	sel, ok := m.copies.seller(req.Seller)
 	if !ok {
 		return resp, nil
 	}
@@ -69,7 +69,7 @@ func (m *Machine) sendSeller(req *soap.SendSellerRequest) (*soap.SellerPage, err
 	if !flight.ValidSeller(req.SellerName) {
 		return nil, soap.ClientFault("sellerName: %q is not a seller code", req.SellerName)
 	}
-	sel, ok := m.store.seller(req.SellerName)
+	sel, ok := m.copies.seller(req.SellerName)
 	if !ok {
 		return nil, soap.ClientFault("sellerName: this machine has no copy of seller %q", req.SellerName)
 	}
@@ -99,7 +99,7 @@ func (m *Machine) relevant(airport, field, date string, sellers []string, versio
 	if err != nil {
 		return nil, err
 	}
-	served := atVersions(m.store.served(sellers), want)
+	served := atVersions(m.copies.served(sellers), want)
 	flights, covered := relevantOf(served, airport, d, index), codesOf(served)
 	resp := &soap.RelevantFlightsResponse{Sellers: covered, Flights: make([]soap.Flight, 0, len(flights))}
 	for _, f := range flights {
@@ -119,7 +119,7 @@ func (m *Machine) relevantBoth(req *soap.RelevantFlightsRequest) (*soap.Relevant
 		return nil, err
 	}
 	resp := &soap.RelevantBothResponse{Sellers: []string{}}
-	for _, sel := range atVersions(m.store.served(req.Sellers), want) {
+	for _, sel := range atVersions(m.copies.served(req.Sellers), want) {
 		resp.Sellers = append(resp.Sellers, sel.Code())
 		for _, f := range sel.BySrc(req.Src, d) {
 			resp.FromSrc = append(resp.FromSrc, wire.Flight(f))

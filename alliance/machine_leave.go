@@ -13,7 +13,7 @@ func (m *Machine) leave() {
 	defer cancel()
 	m.log.Info("leaving the alliance")
 	m.leaving.Store(true)
-	if m.othersStay() && !m.store.isJoining() {
+	if m.othersStay() && !m.copies.isJoining() {
 		if err := m.publish(ctx); err != nil {
 			m.log.Warn("announcing the leave failed", "err", err)
 		}
@@ -63,6 +63,6 @@ func (m *Machine) othersStay() bool {
 
 // handedOver reports whether a committed round has taken every seller from this machine.
 func (m *Machine) handedOver() bool {
-	p, b := m.store.assignment()
-	return len(p) == 0 && len(b) == 0 && !m.store.isJoining()
+	p, b := m.copies.assignment()
+	return len(p) == 0 && len(b) == 0 && !m.copies.isJoining()
 }

@@ -4,7 +4,7 @@ import "time"
 
 // The delegate loop's decision, with no I/O: from one pass's view of the alliance (delegatePass),
 // whether this machine acts as the alliance's delegate and which machines it names as alternates.
-// searchreg.go gathers the pass and carries the decision out (registrations with search servers).
+// delegate_loop.go gathers the pass and carries the decision out (delegate_registration.go).
 
 // delegatePass is what one pass of the delegate loop decides from: the view and this machine's
 // state as read at the start of the pass, and how to learn more when the decision needs it.
@@ -20,9 +20,9 @@ type delegatePass struct {
 	// probe is a machine's health check (GET /healthz at url); a machine that does not answer
 	// is health{}.
 	probe func(url string) health
-	// unseenBefore reports whether the store lists, now, a machine ranked before this one that
+	// unseenBefore reports whether etcd lists, now, a machine ranked before this one that
 	// the view does not have yet: the view lags its watch. It is asked only before this machine,
-	// acting with quorum (a read of the store needs it), registers; nil: never.
+	// acting with quorum (a read of etcd needs it), registers; nil: never.
 	unseenBefore func() bool
 }
 
@@ -51,10 +51,10 @@ type delegateRole struct {
 // whether the registration is due (registrar.step — never while this machine leaves, though it
 // acts until its entry is gone).
 //
-// A machine registers only on a view that has caught up with the store: a machine whose watch
+// A machine registers only on a view that has caught up with etcd: a machine whose watch
 // lags (a busy member, one that just joined) can see itself first in line while the delegate's
-// entry is already in the store, and its registration would replace the delegate's with one that
-// names no alternates. Before every registration with quorum it reads the store, and while its
+// entry is already in etcd, and its registration would replace the delegate's with one that
+// names no alternates. Before every registration with quorum it reads etcd, and while its
 // view lacks a machine ranked before it, it does not act; the next pass (a change of the view, or
 // the loop's second) decides again.
 func (r *delegateRole) step(p delegatePass) delegateDecision {

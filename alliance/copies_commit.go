@@ -15,7 +15,7 @@ import (
 )
 
 // commit adopts the plan of a committed round on this machine: the new assignment becomes the
-// store's and the machine's own tree entries are rewritten where they changed. It returns the
+// copies' and the machine's own tree entries are rewritten where they changed. It returns the
 // sellers this machine no longer holds: the round loop drops their copies once the tree shows
 // their new holders (or after a grace period).
 func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result, fetched map[string]*flight.Seller) (unassigned []string, err error) {
@@ -25,7 +25,7 @@ func (m *Machine) commit(ctx context.Context, gen uint64, plan placement.Result,
 			mine = a
 		}
 	}
-	unassigned, err = m.store.commit(gen, mine, fetched)
+	unassigned, err = m.copies.commit(gen, mine, fetched)
 	if err != nil {
 		// The others adopted the plan; this machine cannot. Its entries keep saying what it
 		// really holds, and a new round (asked for by the caller) repairs the difference.
@@ -120,7 +120,7 @@ func (m *Machine) resyncPublishedLocked(ctx context.Context) {
 
 // entry is this machine's entry as it should read now.
 func (m *Machine) entry() machineEntry {
-	h := m.store.holding(m.cfg.Name, m.leaving.Load(), nil)
+	h := m.copies.holding(m.cfg.Name, m.leaving.Load(), nil)
 	versions := map[string]string{}
 	for _, s := range append(slices.Clone(h.Primaries), h.Backups...) {
 		versions[s] = h.Versions[s]

@@ -1,15 +1,11 @@
 package alliance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	"flightalliance/coord"
@@ -68,14 +64,14 @@ func (m *Machine) delegatePass(ctx context.Context, client *http.Client) delegat
 	}
 }
 
-// storeReadTimeout bounds unseenBefore's read of the store: a linearizable read that takes a
+// etcdReadTimeout bounds unseenBefore's read of etcd: a linearizable read that takes a
 // millisecond or two with quorum. One that fails leaves the decision to the view.
-const storeReadTimeout = 500 * time.Millisecond
+const etcdReadTimeout = 500 * time.Millisecond
 
-// unseenBefore reads the machines' entries from the store and reports whether the view's entries
+// unseenBefore reads the machines' entries from etcd and reports whether the view's entries
 // lack one ranked before this machine (unseenIn). A read that fails says no: the view decides.
 func (m *Machine) unseenBefore(ctx context.Context, entries []machineEntry) bool {
-	ctx, cancel := context.WithTimeout(ctx, storeReadTimeout)
+	ctx, cancel := context.WithTimeout(ctx, etcdReadTimeout)
 	defer cancel()
 	stored, _, err := m.tree().ChildrenData(ctx, m.keys.machines(), 0)
 	if err != nil {
@@ -114,7 +110,7 @@ func (m *Machine) sellerCopies() []sellerCopy {
 	out := make([]sellerCopy, 0, len(known))
 	for _, s := range known {
 		c := sellerCopy{seller: s}
-		if _, ok := m.store.seller(s); ok {
+		if _, ok := m.copies.seller(s); ok {
 			c.here = true
 		} else {
 			c.holders, _ = m.view.candidates(s)
@@ -161,53 +157,4 @@ func checkHealth(ctx context.Context, client *http.Client, base string) health {
 	}
 	h.OK = true
 	return h
-}
-
-func (m *Machine) registerEverywhere(ctx context.Context, client *http.Client, alternates []string) {
-	uri := m.cfg.AdvertiseURL + sellerPath
-	for _, search := range m.cfg.SearchURLs {
-		if err := registerWith(ctx, client, m.sec, search, m.cfg.Alliance, uri, alternates); err != nil {
-			m.log.Warn("registering with the search server failed", "search", search, "err", err)
-			continue
-		}
-		m.metrics.registrations.Inc()
-	}
-}
-
-// registerWith calls PUT /Services/FlightsSearchReg/Register/{alliance} on one search server.
-func registerWith(ctx context.Context, client *http.Client, sec security, search, alliance, uri string, alternates []string) error {
-	body, _ := json.Marshal(map[string]any{"uri": uri, "alternates": alternates})
-	target := strings.TrimRight(search, "/") + "/Services/FlightsSearchReg/Register/" + url.PathEscape(alliance)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	sec.authorize(req)
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("%s: %s: %s", target, resp.Status, bytes.TrimSpace(msg))
-	}
-	return nil
-}
-
-// unregisterEverywhere removes this alliance from the search servers (the last machine leaving).
-func (m *Machine) unregisterEverywhere(ctx context.Context) {
-	client := m.sec.client(m.cfg.CallTimeout)
-	for _, search := range m.cfg.SearchURLs {
-		target := strings.TrimRight(search, "/") + "/Services/FlightsSearchReg/Unregister?cluster=" + url.QueryEscape(m.cfg.Alliance)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPut, target, nil)
-		if err != nil {
-			continue
-		}
-		m.sec.authorize(req)
-		if resp, err := client.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}
 }

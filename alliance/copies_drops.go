@@ -24,7 +24,7 @@ type pendingDrops struct {
 
 // pendingDrop is one round's copies to drop.
 type pendingDrop struct {
-	gen       uint64           // the store's generation the round started from
+	gen       uint64           // the copies' generation the round started from
 	plan      placement.Result // the round's plan, whose assignments must show in the view
 	codes     []string         // the sellers given away
 	deadline  time.Time        // the end of the grace period; then when to look again

@@ -30,7 +30,7 @@ func TestAskOfADepartedMachineLeavesOutSellersItCannotBeCheckedFor(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.store = newStore(map[string]*flight.Seller{"LY": lyOld, "UA": ua})
+	h.copies = newCopies(map[string]*flight.Seller{"LY": lyOld, "UA": ua})
 	srv.Config.Handler = h.routes()
 	srv.Start()
 	defer srv.Close()
@@ -74,7 +74,7 @@ func TestAskOfItselfOnceDepartedOnlyAtItsLastVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.store = newStore(map[string]*flight.Seller{"LY": ly, "UA": ua, "AF": af})
+	m.copies = newCopies(map[string]*flight.Seller{"LY": ly, "UA": ua, "AF": af})
 	now := listedOnClock(m.view)
 	m.view.apply(entryEvent(t, coord.EventCreated, 11, 11, machineEntry{Name: "m", URL: "https://m",
 		Primaries: []string{"LY", "UA"}, Versions: map[string]string{"LY": ly.Version(), "UA": "replaced"}}))

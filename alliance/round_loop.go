@@ -72,7 +72,7 @@ func (m *Machine) dropDue(drops *pendingDrops) {
 		if d.graceOver {
 			m.log.Info("dropping copies after the grace period; not every machine has published its entries yet, those of these sellers have", "sellers", d.codes)
 		}
-		if dropped := m.store.drop(d.gen, d.codes); len(dropped) > 0 {
+		if dropped := m.copies.drop(d.gen, d.codes); len(dropped) > 0 {
 			m.log.Info("dropped copies no longer assigned here", "sellers", dropped)
 		}
 	}

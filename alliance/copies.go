@@ -11,10 +11,10 @@ import (
 	"flightalliance/alliance/placement"
 )
 
-// store is the data a machine has: the copies the tree assigns to it, the sellers it brought from
-// its own files, and copies it no longer holds but has not dropped yet. It is safe for concurrent
+// copies are the sellers' data this machine has: the copies the tree assigns to it, the sellers it
+// brought from its own files, and copies it no longer holds but has not dropped yet. It is safe for concurrent
 // use; readers see one consistent state per call.
-type store struct {
+type copies struct {
 	mu      sync.RWMutex
 	data    map[string]*flight.Seller // every seller this machine can read or send, whatever the role
 	roles   map[string]placement.Role // the committed assignment
@@ -28,8 +28,8 @@ type store struct {
 	gen uint64
 }
 
-func newStore(brought map[string]*flight.Seller) *store {
-	s := &store{
+func newCopies(brought map[string]*flight.Seller) *copies {
+	s := &copies{
 		data:     make(map[string]*flight.Seller),
 		roles:    make(map[string]placement.Role),
 		brought:  brought,
@@ -43,7 +43,7 @@ func newStore(brought map[string]*flight.Seller) *store {
 }
 
 // seller returns this machine's copy of code, whatever its role.
-func (s *store) seller(code string) (*flight.Seller, bool) {
+func (s *copies) seller(code string) (*flight.Seller, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sel, ok := s.data[code]
@@ -51,13 +51,13 @@ func (s *store) seller(code string) (*flight.Seller, bool) {
 }
 
 // assignment returns the committed primaries and backups, sorted.
-func (s *store) assignment() (primaries, backups []string) {
+func (s *copies) assignment() (primaries, backups []string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.assignmentLocked()
 }
 
-func (s *store) assignmentLocked() (primaries, backups []string) {
+func (s *copies) assignmentLocked() (primaries, backups []string) {
 	primaries, backups = []string{}, []string{}
 	for code, role := range s.roles {
 		if role == placement.Primary {
@@ -75,7 +75,7 @@ func (s *store) assignmentLocked() (primaries, backups []string) {
 // it is joining, what it brings: its own sellers, and the copies it still has that rescue says
 // nobody else holds (a machine that lost its session and rejoins must not let the alliance
 // forget a seller whose other copy is gone).
-func (s *store) holding(name string, leaving bool, rescue func(code string) bool) holding {
+func (s *copies) holding(name string, leaving bool, rescue func(code string) bool) holding {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	h := holding{Name: name, Leaving: leaving, Versions: map[string]string{}}
@@ -98,8 +98,8 @@ func (s *store) holding(name string, leaving bool, rescue func(code string) bool
 	return h
 }
 
-// generation identifies the store's current incarnation (it changes at every rejoin).
-func (s *store) generation() uint64 {
+// generation identifies the copies' current incarnation (it changes at every rejoin).
+func (s *copies) generation() uint64 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.gen
@@ -110,7 +110,7 @@ func (s *store) generation() uint64 {
 // their new holders. Nothing is dropped here. A commit for a round entered before a rejoin (gen)
 // is refused: that round's holding no longer describes this machine. So is an assignment of a
 // seller this machine has no data for — it would publish a copy it cannot serve.
-func (s *store) commit(gen uint64, a placement.Assignment, fetched map[string]*flight.Seller) (unassigned []string, err error) {
+func (s *copies) commit(gen uint64, a placement.Assignment, fetched map[string]*flight.Seller) (unassigned []string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if gen != s.gen {
@@ -144,7 +144,7 @@ func (s *store) commit(gen uint64, a placement.Assignment, fetched map[string]*f
 
 // drop forgets the copies of codes that are still unassigned (a later round may have given
 // one back), unless the machine rejoined since the drop was planned (gen).
-func (s *store) drop(gen uint64, codes []string) (dropped []string) {
+func (s *copies) drop(gen uint64, codes []string) (dropped []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if gen != s.gen {
@@ -165,7 +165,7 @@ func (s *store) drop(gen uint64, codes []string) (dropped []string) {
 // rejoin makes this machine a joiner again (after its session was lost): it claims no roles, and
 // the copies it has stay readable until a round reassigns them. It offers its own sellers again
 // only if it never completed a round (their file data is still what the alliance has).
-func (s *store) rejoin() {
+func (s *copies) rejoin() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.roles = make(map[string]placement.Role)
@@ -174,7 +174,7 @@ func (s *store) rejoin() {
 }
 
 // served returns the sellers among want (all, when want is empty) this machine has data for.
-func (s *store) served(want []string) []*flight.Seller {
+func (s *copies) served(want []string) []*flight.Seller {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []*flight.Seller
@@ -193,14 +193,14 @@ func (s *store) served(want []string) []*flight.Seller {
 	return out
 }
 
-func (s *store) isJoining() bool {
+func (s *copies) isJoining() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.joining
 }
 
 // broughtCodes returns the codes of this machine's own sellers, sorted.
-func (s *store) broughtCodes() []string {
+func (s *copies) broughtCodes() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return slices.Sorted(maps.Keys(s.brought))

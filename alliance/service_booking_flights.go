@@ -23,7 +23,7 @@ func (b bookingFlights) Sellers() []string { return b.m.knownSellers() }
 func (b bookingFlights) Flights(ctx context.Context, seller string, numbers []string) (map[string]flight.Flight, error) {
 	m := b.m
 	found := map[string]flight.Flight{}
-	if sel, ok := m.store.seller(seller); ok {
+	if sel, ok := m.copies.seller(seller); ok {
 		for _, n := range numbers {
 			if f, ok := sel.Flight(n); ok {
 				found[n] = f

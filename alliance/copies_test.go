@@ -27,9 +27,9 @@ func testSeller(t *testing.T, code string, n int) *flight.Seller {
 	return s
 }
 
-func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
+func TestCopiesJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	ly := testSeller(t, "LY", 2)
-	s := newStore(map[string]*flight.Seller{"LY": ly})
+	s := newCopies(map[string]*flight.Seller{"LY": ly})
 	h := s.holding("m1", false, nil)
 	if !h.Joining || !slices.Equal(h.Brings, []string{"LY"}) || len(h.Primaries) != 0 {
 		t.Fatalf("joiner's holding = %+v, want joining, brings [LY], no roles", h)
@@ -63,9 +63,9 @@ func TestStoreJoinerBringsItsSellersUntilCommitted(t *testing.T) {
 	}
 }
 
-func TestStoreDropKeepsCopiesAssignedAgain(t *testing.T) {
+func TestCopiesDropKeepsCopiesAssignedAgain(t *testing.T) {
 	ly := testSeller(t, "LY", 1)
-	s := newStore(map[string]*flight.Seller{"LY": ly})
+	s := newCopies(map[string]*flight.Seller{"LY": ly})
 	gen := s.generation()
 	if _, err := s.commit(gen, placement.Assignment{Name: "m1"}, nil); err != nil {
 		t.Fatal(err)
@@ -82,10 +82,10 @@ func TestStoreDropKeepsCopiesAssignedAgain(t *testing.T) {
 	}
 }
 
-func TestStoreRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
+func TestCopiesRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
 	ly := testSeller(t, "LY", 1)
 	ua := testSeller(t, "UA", 1)
-	s := newStore(map[string]*flight.Seller{"LY": ly})
+	s := newCopies(map[string]*flight.Seller{"LY": ly})
 	gen := s.generation()
 	if _, err := s.commit(gen, placement.Assignment{Name: "m1", Primaries: []string{"UA"}}, map[string]*flight.Seller{"UA": ua}); err != nil {
 		t.Fatal(err)
@@ -113,8 +113,8 @@ func TestStoreRejoinClaimsNothingAndBringsOwnSellers(t *testing.T) {
 	}
 }
 
-func TestStoreServedSkipsSellersNotHeld(t *testing.T) {
-	s := newStore(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1), "UA": testSeller(t, "UA", 1)})
+func TestCopiesServedSkipsSellersNotHeld(t *testing.T) {
+	s := newCopies(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1), "UA": testSeller(t, "UA", 1)})
 	var codes []string
 	for _, sel := range s.served([]string{"UA", "XX", "LY"}) {
 		codes = append(codes, sel.Code())
@@ -124,8 +124,8 @@ func TestStoreServedSkipsSellersNotHeld(t *testing.T) {
 	}
 }
 
-func TestStoreRefusesAnAssignmentWithoutData(t *testing.T) {
-	s := newStore(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1)})
+func TestCopiesRefusesAnAssignmentWithoutData(t *testing.T) {
+	s := newCopies(map[string]*flight.Seller{"LY": testSeller(t, "LY", 1)})
 	if _, err := s.commit(s.generation(), placement.Assignment{Name: "m1", Primaries: []string{"LY", "UA"}}, nil); err == nil {
 		t.Fatal("committed a BACKUP of UA that was never fetched")
 	}

@@ -207,10 +207,10 @@ func TestDelegateRoleStep(t *testing.T) {
 	}
 }
 
-// TestDelegateRoleWaitsForALaggingView: a machine whose view lags the store (it just joined and
-// sees only itself, while the store already lists m1, the delegate) does not start acting — it
+// TestDelegateRoleWaitsForALaggingView: a machine whose view lags etcd (it just joined and
+// sees only itself, while etcd already lists m1, the delegate) does not start acting — it
 // would replace m1's registration with one that names no alternates. It acts once the machine
-// before it is in its view and fails. The store is read before each registration with quorum, and
+// before it is in its view and fails. etcd is read before each registration with quorum, and
 // a view that lags again at a refresh stops it acting.
 func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 	role := delegateRole{reg: registrar{every: 3 * time.Second}}
@@ -225,7 +225,7 @@ func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 		want         delegateDecision
 		wantReads    int
 	}{
-		{"only itself in the view, m1 in the store", 0, without(without(without(delegateView, "m1"), "m3"), "m4"), nil, true, true,
+		{"only itself in the view, m1 in etcd", 0, without(without(without(delegateView, "m1"), "m3"), "m4"), nil, true, true,
 			delegateDecision{acting: false}, 1},
 		{"m1 in the view and answering", time.Second, delegateView, []string{"m1"}, true, false,
 			delegateDecision{acting: false, alternates: alts("m3", "m4", "m1")}, 1},
@@ -243,10 +243,10 @@ func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 			unseenBefore: func() bool { reads++; return s.unseenBefore }})
 		if got.acting != s.want.acting || got.roleChanged != s.want.roleChanged || got.register != s.want.register ||
 			!slices.Equal(got.alternates, s.want.alternates) || reads != s.wantReads {
-			t.Errorf("%s: got %+v after %d reads of the store, want %+v after %d", s.name, got, reads, s.want, s.wantReads)
+			t.Errorf("%s: got %+v after %d reads of etcd, want %+v after %d", s.name, got, reads, s.want, s.wantReads)
 		}
 	}
-	// Without quorum the store cannot be read: the health checks decide alone.
+	// Without quorum etcd cannot be read: the health checks decide alone.
 	role = delegateRole{reg: registrar{every: 3 * time.Second}}
 	reads = 0
 	h := &fakeHealth{}
@@ -254,11 +254,11 @@ func TestDelegateRoleWaitsForALaggingView(t *testing.T) {
 	got := role.step(delegatePass{self: "m2", entries: alone, now: epoch, probe: h.probe,
 		copies: copiesIn(delegateView, "m2", []string{"BB", "CC"}), unseenBefore: func() bool { reads++; return true }})
 	if !got.acting || reads != 0 {
-		t.Errorf("without quorum, covering every seller: got %+v after %d reads of the store, want acting after none", got, reads)
+		t.Errorf("without quorum, covering every seller: got %+v after %d reads of etcd, want acting after none", got, reads)
 	}
 }
 
-// TestUnseenIn: the store's machines ranked before self that the view lacks, the malformed ones
+// TestUnseenIn: etcd's machines ranked before self that the view lacks, the malformed ones
 // left out as the view leaves them out.
 func TestUnseenIn(t *testing.T) {
 	child := func(name, value string) coord.Child { return coord.Child{Name: name, Value: []byte(value)} }

@@ -13,7 +13,7 @@ import (
 )
 
 // sellerService is the SellerService: getTrips, answered by the delegate for the whole alliance
-// (alliance/gather), and the bookings (bookings.go, alliance/ledger), which any machine can take.
+// (alliance/gather), and the bookings (service_bookings.go, alliance/ledger), which any machine can take.
 func (m *Machine) sellerService() soap.Service {
 	return soap.SellerService(
 		soap.Op(soap.OpGetTrips, m.search.GetTrips),
@@ -55,7 +55,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 	if machine == m.cfg.Name {
 		// Both sides from the same copies, taken once: a copy committed between two lookups
 		// would give one side of the old version and the other of the new.
-		served := m.store.served(sellers)
+		served := m.copies.served(sellers)
 		if _, live := m.view.url(machine); !live {
 			// This machine's own entry vanished: only its copies at the versions its last
 			// entry named, as another machine would ask it (view.departedAt).
@@ -126,7 +126,7 @@ func (a searchAlliance) Ask(ctx context.Context, machine string, q trip.Query, s
 // complete, because the catalog's news is late.
 func (m *Machine) knownSellers() []string {
 	set := map[string]bool{}
-	for _, list := range [][]string{m.store.broughtCodes(), m.catalog.list(), m.view.everHeld(), m.view.brought()} {
+	for _, list := range [][]string{m.copies.broughtCodes(), m.catalog.list(), m.view.everHeld(), m.view.brought()} {
 		for _, s := range list {
 			set[s] = true
 		}
