@@ -2,7 +2,6 @@ package member
 
 import (
 	"context"
-	"flightalliance/internal/freeport"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,11 +11,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/internal/freeport"
 )
 
-// freeURLs reserves n loopback ports by listening on :0, then releases
-// them for etcd to bind. Another process may grab one in between; callers
-// retry on "address already in use".
+// The member's tests start clusters of real members with this harness. The recipes' tests in coord
+// have one of their own (coord/cluster_test.go), as an external test package: coord cannot import
+// this package.
+
 // freeURLs returns n loopback URLs on free ports below the ephemeral range, so that a member
 // stopped and started again on its URLs can always bind them (see internal/freeport).
 func freeURLs(t testing.TB, n int) []string {
