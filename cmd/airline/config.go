@@ -87,7 +87,9 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 		sellers, join, searchServers daemonconfig.List
 		peerZones                    daemonconfig.List
 		gcPercent                    int
+		network                      string
 	)
+	lan := networks[defaultNetwork]
 	fs := flag.NewFlagSet("airline", flag.ContinueOnError)
 	fs.SetOutput(output)
 	src := configSources(environ)
@@ -109,14 +111,15 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	fs.Var(&peerZones, "peer-zones", "zones of the --peers members, name=zone,... (the same on every machine of the bootstrap): the first etcd voters are chosen across them")
 	fs.IntVar(&c.replicas, "replicas", 0, "copies of every seller, 1 to 5, alliance-wide: recorded by the bootstrap; a machine given another value than its alliance's refuses to start (default: the alliance's, 2 for a new alliance)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for this machine's etcd data (default var/<name>)")
-	fs.DurationVar(&c.sessionTTL, "session-ttl", 3*time.Second, "lease of this machine's ephemeral entries (etcd's floor is 1.5 × --election-timeout, 2s by default); keep it at least 3 × --election-timeout, or an etcd leader election can outlast it")
+	fs.DurationVar(&c.sessionTTL, "session-ttl", lan.sessionTTL, "lease of this machine's ephemeral entries (etcd's floor is 1.5 × --election-timeout, 2s by default); keep it at least 3 × --election-timeout, or an etcd leader election can outlast it")
 	fs.DurationVar(&c.deadGrace, "dead-member-grace", 10*time.Second, "how long an etcd member may be unreachable before it is removed")
-	fs.DurationVar(&c.heartbeat, "heartbeat", 100*time.Millisecond, "etcd's heartbeat interval (whole milliseconds); etcd's rule of thumb: about the round trip between the alliance's machines, the largest one (across regions see README, \"Across regions\")")
-	fs.DurationVar(&c.election, "election-timeout", time.Second, "etcd's election timeout (whole milliseconds): a member that hears no leader this long calls an election; etcd's rule of thumb: 10 × --heartbeat (at least 5 ×, at most 50s). Raise --session-ttl with it (3 × --election-timeout) and --hedge-after above the round trip")
+	fs.DurationVar(&c.heartbeat, "heartbeat", lan.heartbeat, "etcd's heartbeat interval (whole milliseconds); etcd's rule of thumb: about the round trip between the alliance's machines, the largest one (--network wan sets it for machines across regions)")
+	fs.DurationVar(&c.election, "election-timeout", lan.election, "etcd's election timeout (whole milliseconds): a member that hears no leader this long calls an election; etcd's rule of thumb: 10 × --heartbeat (at least 5 ×, at most 50s). Raise --session-ttl with it (3 × --election-timeout) and --hedge-after above the round trip")
+	fs.StringVar(&network, "network", defaultNetwork, networkHelp)
 	fs.IntVar(&c.maxVoters, "max-voters", 5, "etcd voting members at most; further machines are learners")
 	fs.DurationVar(&c.minConnection, "min-connection", 30*time.Minute, "minimum connection time between two flights")
-	fs.DurationVar(&c.callTimeout, "call-timeout", 2*time.Second, "timeout of every call to another machine")
-	fs.DurationVar(&c.hedgeAfter, "hedge-after", 150*time.Millisecond, "a holder that has not answered a search this long gets the seller's other holder asked too; keep it above the round trip between machines (across regions about 2 round trips), or calls to other machines are hedged before they can answer")
+	fs.DurationVar(&c.callTimeout, "call-timeout", lan.callTimeout, "timeout of every call to another machine")
+	fs.DurationVar(&c.hedgeAfter, "hedge-after", lan.hedgeAfter, "a holder that has not answered a search this long gets the seller's other holder asked too; keep it above the round trip between machines (across regions about 2 round trips), or calls to other machines are hedged before they can answer")
 	fs.IntVar(&c.cacheSize, "cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
 	fs.Int64Var(&c.cacheMiB, "cache-mib", 1024, "MiB the delegate's cached answers may take, the least recently used going first, each counted at 16 KiB, 800 bytes a trip and 200 a distinct flight (what it takes at most once both its SOAP forms are made): a whole answer of 2,700 trips counts about 2.1 MiB (0 disables the cache)")
 	fs.IntVar(&c.flightsCache, "flights-cache", 500_000, "flights the delegate keeps of the holders' answers, per seller and airport, so that a search sharing an airport with an earlier one asks no holder for it (about 200 bytes each; 0 keeps none)")
@@ -151,6 +154,13 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	preset, err := networkFlags(network)
+	if err != nil {
+		return config{}, err
+	}
+	if err := daemonconfig.Preset(fs, origins, preset, "--network "+network); err != nil {
+		return config{}, err
 	}
 	if err := c.logLevel.UnmarshalText([]byte(logLevel)); err != nil {
 		return config{}, fmt.Errorf("--log-level: %w", err)

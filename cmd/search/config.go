@@ -68,7 +68,7 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	src := configSources(environ)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--gc-percent 200] [--config FILE] [--check-config]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--network lan] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--gc-percent 200] [--config FILE] [--check-config]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -77,7 +77,8 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve HTTP on (host:port)")
 	ttl := fs.Duration("registration-ttl", 30*time.Second, "how long a registration lives after the delegate's last refresh")
 	delegateTimeout := fs.Duration("delegate-timeout", 3*time.Second, "deadline of asking one alliance (its delegate, then its alternates)")
-	hedgeDelay := fs.Duration("hedge-delay", 300*time.Millisecond, "a delegate that has answered nothing for this long (and for twice its 95th-percentile latency) gets its next registered alternate asked too — paused, cut off, dead; one that keeps answering, however slowly, is not hedged until a call has waited half of --delegate-timeout: an alternate answers from cold caches and would add to the load")
+	hedgeDelay := fs.Duration("hedge-delay", networks[defaultNetwork].hedgeDelay, "a delegate that has answered nothing for this long (and for twice its 95th-percentile latency) gets its next registered alternate asked too — paused, cut off, dead; one that keeps answering, however slowly, is not hedged until a call has waited half of --delegate-timeout: an alternate answers from cold caches and would add to the load")
+	network := fs.String("network", defaultNetwork, networkHelp)
 	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
 	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
 	orderedSearches := fs.Int("ordered-searches", 4, "searches that run at once before the next waits its turn, first come first served — only while turns are held --order-wait or less on average and come back fast enough that its own should come within that (a burst on cores the search server and its delegates share); otherwise (round trips across regions, a silent delegate) it runs at once beside them; 0: every search at once")
@@ -106,6 +107,13 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 		return config{}, err
 	}
 
+	preset, err := networkFlags(*network)
+	if err != nil {
+		return bad("--network", err)
+	}
+	if err := daemonconfig.Preset(fs, origins, preset, "--network "+*network); err != nil {
+		return bad("--network", err)
+	}
 	var lvl slog.Level
 	switch {
 	case fs.NArg() > 0:

@@ -15,8 +15,9 @@ const (
 	File                    // a line of the config file
 )
 
-// Origin is where one flag's value came from: Where is the variable's name (Environment) or
-// "file:line" (File; a repeatable flag's first line).
+// Origin is where one flag's value came from: Where is the variable's name (Environment),
+// "file:line" (File; a repeatable flag's first line), or the flag that chose a default (Default
+// set by Preset, such as "--network wan"; "" for the flag's own default).
 type Origin struct {
 	Kind  Kind
 	Where string
@@ -28,6 +29,9 @@ func (o Origin) String() string {
 		return "command line"
 	case Environment, File:
 		return o.Where
+	}
+	if o.Where != "" {
+		return "default of " + o.Where
 	}
 	return "default"
 }
