@@ -122,7 +122,7 @@ func (m *metrics) watchCache(s *gather.Search) {
 			Help: "Bytes the answers the delegate keeps may take, as --cache-mib counts them: 16 KiB an answer, 800 a trip, 200 a distinct flight."},
 			func() float64 { b, _ := s.CacheUsage(); return float64(b) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_answers",
-			Help: "Answers the delegate keeps (--cache-size bounds them)."},
+			Help: "Answers the delegate keeps (--cache-mib bounds what they take)."},
 			func() float64 { _, n := s.CacheUsage(); return float64(n) }))
 }
 

@@ -19,8 +19,8 @@ import (
 // 6 seconds each, the CPU and the allocations of the search server, the delegate and one other
 // machine (a holder), in FA_PPROF_DIR as <phase>-<process>-{cpu,allocs}.pprof, through the
 // processes' own --pprof servers. Three phases: cold pages (limit=20, the alliance run with
-// --cache-size 0 --flights-cache 0 so that every search gathers and joins), first whole answers
-// (the delegate with --cache-size 0, its flight lists kept, and the search server with
+// --cache-mib 0 --flights-cache 0 so that every search gathers and joins), first whole answers
+// (the delegate with --cache-mib 0, its flight lists kept, and the search server with
 // --answer-cache 0: every search joins, sorts and sends its whole list over both hops) and whole
 // answers (cached). It skips without FA_PPROF_DIR:
 //
@@ -36,8 +36,8 @@ func BenchmarkSearchProfiles(b *testing.B) {
 		limit          int
 		extra, search  []string
 	}{
-		{"cold", "cold", 20, []string{"--cache-size", "0", "--flights-cache", "0"}, nil},
-		{"first", "cold", 0, []string{"--cache-size", "0"}, []string{"--answer-cache", "0"}},
+		{"cold", "cold", 20, []string{"--cache-mib", "0", "--flights-cache", "0"}, nil},
+		{"first", "cold", 0, []string{"--cache-mib", "0"}, []string{"--answer-cache", "0"}},
 		{"whole", "warm", 0, nil, nil},
 	} {
 		profileSearches(b, out, phase.name, phase.alliance, phase.limit, phase.extra, phase.search)

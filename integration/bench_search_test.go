@@ -24,7 +24,7 @@ import (
 //     rest-cold would be if the hops did no work but the reference's; floor/ref and
 //     rest-cold/floor are per query, their median reported.
 //   - rest-cold: GET /Services/FlightsSearch/flight through a search server process that keeps
-//     no answers (--answer-cache 0), whose alliance runs with --cache-size 0 --flights-cache 0:
+//     no answers (--answer-cache 0), whose alliance runs with --cache-mib 0 --flights-cache 0:
 //     every search gathers flights from the machines, joins and sorts them at the delegate, which
 //     sends the whole list, and the search server decodes it and encodes it as JSON. (Before
 //     session 13 this search server kept answers, so the second and third calls of a query were
@@ -60,7 +60,7 @@ func BenchmarkSearchREST(b *testing.B) {
 	searchFlags := []string{"--registration-ttl", "30s", "--delegate-timeout", "60s", "--hedge-delay", "60s", "--log-level", "warn"}
 	coldBase, _ := startSearch(b, dir, append(slices.Clone(searchFlags), "--answer-cache", "0")...)
 	warmBase, warmSearch := startSearch(b, dir, searchFlags...)
-	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-size", "0", "--flights-cache", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
+	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-mib", "0", "--flights-cache", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
 	warm := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{warmBase}})
 	cold.waitSettled(3 * time.Minute)
 	warm.waitSettled(3 * time.Minute)

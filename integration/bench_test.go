@@ -28,7 +28,7 @@ func BenchmarkDelegateGetTrips(b *testing.B) {
 	for _, mode := range []struct {
 		name  string
 		flags []string
-	}{{"uncached", []string{"--cache-size", "0", "--flights-cache", "0"}}, {"cached", nil}} {
+	}{{"uncached", []string{"--cache-mib", "0", "--flights-cache", "0"}}, {"cached", nil}} {
 		b.Run(mode.name, func(b *testing.B) {
 			a := startAlliance(b, "star", sellers, allianceOpts{extra: mode.flags, perDay: 10000, days: 1})
 			a.waitSettled(3 * time.Minute)

@@ -16,7 +16,7 @@ import (
 func BenchmarkTLSCost(b *testing.B) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}
 	measure := func(secure bool) (p50 time.Duration, settle time.Duration) {
-		a := startAlliance(b, "star", sellers, allianceOpts{extra: []string{"--cache-size", "0", "--flights-cache", "0"}, perDay: 3000, days: 1, open: !secure})
+		a := startAlliance(b, "star", sellers, allianceOpts{extra: []string{"--cache-mib", "0", "--flights-cache", "0"}, perDay: 3000, days: 1, open: !secure})
 		a.waitSettled(2 * time.Minute)
 		queries := queriesByLoad(a.activeData(), 10, 100, 1000)
 		client := soap.NewSellerClient(a.machines[a.delegate()].url()+"/Services/SellerService",

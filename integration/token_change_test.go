@@ -33,7 +33,7 @@ func TestTokenChangeWithoutRestart(t *testing.T) {
 	var flights []flight.Flight
 	// The last --token-file and --trust on a command line are the ones in force.
 	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
-		allianceOpts{extra: []string{"--token-file", tokenFile, "--cache-size", "0", "--flights-cache", "0"}},
+		allianceOpts{extra: []string{"--token-file", tokenFile, "--cache-mib", "0", "--flights-cache", "0"}},
 		fewSeats(&flights), "--registration-ttl", "10s", "--trust", trustFile, "--answer-cache", "0")
 	searches, bookings := w.startLoads(flights)
 	w.reloadTrust(t, trustFile, "star "+old+"\nstar "+renewed, 1)

@@ -88,7 +88,7 @@ func TestCheckConfigOfAPod(t *testing.T) {
 		"seller LY=" + p.seller,
 		"peer-listen 0.0.0.0:2381",
 		"tls-ca " + p.ca,
-		"# cache-size 4096", "# default",
+		"# cache-mib 1024", "# default",
 		"advertised URL https://" + p.taken.Addr().String(),
 		"etcd peer URL https://m1.airline:2381",
 		"token file " + p.token + ": 1 token(s) read, not shown",

@@ -38,7 +38,6 @@ type config struct {
 	maxVoters                      int
 	minConnection                  time.Duration
 	callTimeout, hedgeAfter        time.Duration
-	cacheSize                      int    // 0 disables the cache
 	cacheMiB                       int64  // the most the cached answers may take; 0 disables the cache
 	flightsCache                   int    // 0 keeps none
 	pprof                          string // --pprof: where to serve runtime profiles ("": nowhere)
@@ -120,7 +119,6 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	fs.DurationVar(&c.minConnection, "min-connection", 30*time.Minute, "minimum connection time between two flights")
 	fs.DurationVar(&c.callTimeout, "call-timeout", lan.callTimeout, "timeout of every call to another machine")
 	fs.DurationVar(&c.hedgeAfter, "hedge-after", lan.hedgeAfter, "a holder that has not answered a search this long gets the seller's other holder asked too; keep it above the round trip between machines (across regions about 2 round trips), or calls to other machines are hedged before they can answer")
-	fs.IntVar(&c.cacheSize, "cache-size", 4096, "getTrips answers the delegate caches (0 disables the cache)")
 	fs.Int64Var(&c.cacheMiB, "cache-mib", 1024, "MiB the delegate's cached answers may take, the least recently used going first, each counted at 16 KiB, 800 bytes a trip and 200 a distinct flight (what it takes at most once both its SOAP forms are made): a whole answer of 2,700 trips counts about 2.1 MiB (0 disables the cache)")
 	fs.IntVar(&c.flightsCache, "flights-cache", 500_000, "flights the delegate keeps of the holders' answers, per seller and airport, so that a search sharing an airport with an earlier one asks no holder for it (about 200 bytes each; 0 keeps none)")
 	fs.DurationVar(&c.startTimeout, "etcd-start-timeout", 0, "give up starting the embedded etcd member after this long (0: wait for quorum as long as it takes, serving meanwhile)")
@@ -213,9 +211,6 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	}
 	if err := c.tls.Check(); err != nil {
 		return config{}, fmt.Errorf("--%w", err) // it names the flag without its dashes
-	}
-	if c.cacheSize < 0 {
-		return config{}, errors.New("--cache-size: must be 0 or more")
 	}
 	if c.cacheMiB < 0 || c.cacheMiB > 1<<24 {
 		return config{}, fmt.Errorf("--cache-mib: %d, want 0 (no cache) to %d", c.cacheMiB, 1<<24)

@@ -106,7 +106,7 @@ func TestConfigRefusesTyposAndBadValuesFromEnvironmentAndFile(t *testing.T) {
 		want    string
 	}{
 		{nil, []string{"FA_AIRLINE_CAHCE_SIZE=10"}, "FA_AIRLINE_CAHCE_SIZE: no flag has this environment variable"},
-		{[]string{"--cache-size", "1"}, []string{"FA_AIRLINE_NAMES=m1"}, "FA_AIRLINE_NAMES: no flag"},
+		{[]string{"--cache-mib", "1"}, []string{"FA_AIRLINE_NAMES=m1"}, "FA_AIRLINE_NAMES: no flag"},
 		{nil, []string{"FA_AIRLINE_SESSION_TTL=3"}, `FA_AIRLINE_SESSION_TTL: --session-ttl: invalid value "3"`},
 		{nil, []string{"FA_AIRLINE_REPLICAS=9"}, "--replicas: 9, want 1 to 5 (from FA_AIRLINE_REPLICAS)"},
 		{nil, []string{"FA_AIRLINE_SELLER=LY"}, `--seller: "LY" is not CODE=path (from FA_AIRLINE_SELLER)`},

@@ -30,7 +30,6 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		flagPackage bool // refused by the flag package, which has written want on the output
 	}{
 		{[]string{"--log-level", "loud"}, "--log-level", false},
-		{[]string{"--cache-size", "-1"}, "--cache-size", false},
 		{[]string{"--cache-mib", "-1"}, "--cache-mib: -1, want 0 (no cache) to 16777216", false},
 		{[]string{"--cache-mib", "99999999999"}, "--cache-mib: 99999999999", false},
 		{[]string{"--cache-mib", "lots"}, "-cache-mib", true},
@@ -108,8 +107,8 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("sellers: %v", cfg.Sellers)
 	case strings.Join(m.Join, " ") != "http://a:1 http://b:2 http://c:3" || cfg.SearchURLs != nil:
 		t.Errorf("join %q, search %q", m.Join, cfg.SearchURLs)
-	case m.DataDir != "var/m1" || cfg.Listen != "127.0.0.1:8101" || cfg.CacheSize != 4096 || cfg.CacheBytes != 1<<30 || m.MaxVoters != 5:
-		t.Errorf("defaults: data dir %q, listen %q, cache %d answers, %d bytes, voters %d", m.DataDir, cfg.Listen, cfg.CacheSize, cfg.CacheBytes, m.MaxVoters)
+	case m.DataDir != "var/m1" || cfg.Listen != "127.0.0.1:8101" || cfg.CacheSize != 0 || cfg.CacheBytes != 1<<30 || m.MaxVoters != 5:
+		t.Errorf("defaults: data dir %q, listen %q, cache %d answers (want 0: the alliance's default, no flag), %d bytes, voters %d", m.DataDir, cfg.Listen, cfg.CacheSize, cfg.CacheBytes, m.MaxVoters)
 	case m.PeerURL != "http://127.0.0.1:2381" || m.ListenPeerURL != m.PeerURL || m.ClientURL != "http://127.0.0.1:2391" || m.ListenClientURL != m.ClientURL:
 		t.Errorf("etcd URLs: %q %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL, m.ListenClientURL)
 	case cfg.Token != "" || cfg.TLS.Enabled() || m.StartTimeout < 50*365*24*time.Hour:
@@ -127,7 +126,7 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 	if err := os.WriteFile(token, []byte(" secret \n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err = parseConfig([]string{"--name", "m2", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--cache-size", "0", "--cache-mib", "0",
+	c, err = parseConfig([]string{"--name", "m2", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--cache-mib", "0",
 		"--peer-listen", "0.0.0.0:2381", "--peer-advertise", "m2.example:2381", "--etcd-start-timeout", "1m", "--token-file", token}, nil, new(bytes.Buffer))
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +136,8 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 	switch {
 	case m.PeerURL != "https://m2.example:2381" || m.ListenPeerURL != "https://0.0.0.0:2381" || m.ClientURL != "https://127.0.0.1:2391":
 		t.Errorf("etcd URLs: %q %q %q", m.PeerURL, m.ListenPeerURL, m.ClientURL)
-	case cfg.CacheSize >= 0 || cfg.CacheBytes >= 0:
-		t.Errorf("--cache-size 0 --cache-mib 0: alliance cache size %d, bytes %d, want both negative (disabled)", cfg.CacheSize, cfg.CacheBytes)
+	case cfg.CacheBytes >= 0:
+		t.Errorf("--cache-mib 0: alliance cache bytes %d, want negative (disabled)", cfg.CacheBytes)
 	case cfg.Token != "secret" || len(cfg.AlsoAccepted) != 0 || m.StartTimeout != time.Minute:
 		t.Errorf("token %q (also accepted: %d), start timeout %s", cfg.Token, len(cfg.AlsoAccepted), m.StartTimeout)
 	}

@@ -121,20 +121,17 @@ func allianceConfig(c config, logger *slog.Logger) alliance.Config {
 	if c.tls.Enabled() {
 		scheme = "https://"
 	}
-	cacheSize := c.cacheSize
-	if cacheSize == 0 {
-		cacheSize = -1 // alliance.Config: negative disables, 0 is its default size
-	}
+	// alliance.Config: negative disables, 0 is its default. The cache is bounded in bytes only
+	// (--cache-mib): its count of answers is left at the alliance's default.
 	flightsCache := c.flightsCache
 	if flightsCache == 0 {
-		flightsCache = -1 // as cacheSize
+		flightsCache = -1
 	}
 	cacheBytes := c.cacheMiB << 20
 	if cacheBytes == 0 {
-		cacheBytes = -1 // as cacheSize
+		cacheBytes = -1
 	}
 	return alliance.Config{
-		CacheSize:       cacheSize,
 		CacheBytes:      cacheBytes,
 		FlightsCache:    flightsCache,
 		Name:            c.name,

@@ -29,7 +29,7 @@ func TestBadCommandLinesNameTheFlag(t *testing.T) {
 		{append(base, "--seller", "LY="+filepath.Join(dir, "missing.csv")), "missing.csv"},
 		{append(base, "--seller", "LY="+bad), "LY.csv:2"},
 		{append(base, "--log-level", "loud"), "--log-level"},
-		{append(base, "--cache-size", "-1"), "--cache-size"},
+		{append(base, "--cache-mib", "-1"), "--cache-mib"},
 		{append(base, "--flights-cache", "-1"), "--flights-cache"},
 		{append(base, "--heartbeat", "200ms", "--election-timeout", "900ms"), "--election-timeout: 900ms is less than 5 × --heartbeat 200ms"},
 		{append(base, "--heartbeat", "0s"), "--heartbeat"},
