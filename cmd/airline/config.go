@@ -7,13 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"flightalliance/internal/daemonconfig"
-	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
 	"flightalliance/internal/probe"
@@ -41,7 +39,6 @@ type config struct {
 	cacheMiB                       int64  // the most the cached answers may take; 0 disables the cache
 	flightsCache                   int    // 0 keeps none
 	pprof                          string // --pprof: where to serve runtime profiles ("": nowhere)
-	gc                             gcpercent.Choice
 	startTimeout                   time.Duration
 	forceNewCluster                bool
 	logLevel                       slog.Level
@@ -85,7 +82,6 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 		tokenFile, configFile        string
 		sellers, join, searchServers daemonconfig.List
 		peerZones                    daemonconfig.List
-		gcPercent                    int
 		network                      string
 	)
 	lan := networks[defaultNetwork]
@@ -125,7 +121,6 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	fs.BoolVar(&c.forceNewCluster, "force-new-cluster", false, "OPERATOR RECOVERY ONLY: restart this member's etcd as a one-member cluster from its data (after losing quorum for good); the other machines must then rejoin with empty data dirs")
 	fs.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.pprof, "pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/: CPU, heap, goroutines), apart from --listen; off by default — bind it to a loopback or management address")
-	fs.IntVar(&gcPercent, "gc-percent", gcpercent.Airline, gcpercent.Flag)
 	fs.StringVar(&tokenFile, "token-file", "", "file holding the alliance's token (mode 0600, the same on every machine): required on every IntraClusterService call and sent on registration; without it the alliance runs open. While the token changes, a second line: the first line is sent, either is accepted. Read again on SIGHUP")
 	fs.StringVar(&c.tls.CertFile, "tls-cert", "", "certificate file: serve HTTPS and secure etcd's peer and client traffic (--peers and --join then use https://)")
 	fs.StringVar(&c.tls.KeyFile, "tls-key", "", "private key file of --tls-cert")
@@ -193,12 +188,6 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	if err := checkRaftTimers(c.heartbeat, c.election); err != nil {
 		return config{}, err
 	}
-	if given["gc-percent"] {
-		if err := gcpercent.Check(gcPercent); err != nil {
-			return config{}, fmt.Errorf("--gc-percent: %w", err)
-		}
-	}
-	c.gc = gcpercent.Choose(gcPercent, given["gc-percent"], os.Getenv("GOGC"))
 	if c.dataDir == "" {
 		c.dataDir = "var/" + c.name
 	}

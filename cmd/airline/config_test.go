@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"flightalliance/internal/gcpercent"
 )
 
 // TestConfigRefusesBadFlags: every command line the config step refuses is refused with an error
@@ -66,10 +64,6 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 		{[]string{"--dead-member-grace", "0s"}, "--dead-member-grace: 0s, want a positive duration", false},
 		{[]string{"--etcd-start-timeout", "-1s"}, "--etcd-start-timeout: -1s, want 0", false},
 		{[]string{"--session-ttl", "3"}, "-session-ttl", true},
-		{[]string{"--gc-percent", "0"}, "--gc-percent: 0, want 25 to 10000", false},
-		{[]string{"--gc-percent", "-1"}, "--gc-percent: -1, want 25 to 10000", false},
-		{[]string{"--gc-percent", "10001"}, "--gc-percent: 10001", false},
-		{[]string{"--gc-percent", "off"}, "-gc-percent", true},
 		{[]string{"--no-such-flag"}, "-no-such-flag", true},
 	} {
 		var out bytes.Buffer
@@ -92,7 +86,6 @@ func TestConfigRefusesBadFlags(t *testing.T) {
 // flags' help promises, and the advertised addresses, TLS and a disabled cache reach the
 // machine's configuration.
 func TestConfigBuildsTheMachine(t *testing.T) {
-	t.Setenv("GOGC", "") // the garbage collector's target: the airline server's own default
 	c, err := parseConfig([]string{"--name", "m1", "--alliance", "star", "--seller", "LY=ly.csv", "--seller", "UA=ua.csv",
 		"--join", "http://a:1,http://b:2", "--join", "http://c:3"}, nil, new(bytes.Buffer))
 	if err != nil {
@@ -115,8 +108,6 @@ func TestConfigBuildsTheMachine(t *testing.T) {
 		t.Errorf("token %q, TLS %+v, start timeout %s", cfg.Token, cfg.TLS, m.StartTimeout)
 	case m.TickMs != 100 || m.ElectionMs != 1000:
 		t.Errorf("etcd's heartbeat %dms and election timeout %dms, want etcd's defaults 100ms and 1000ms", m.TickMs, m.ElectionMs)
-	case c.gc != (gcpercent.Choice{Percent: 400, Source: "default"}):
-		t.Errorf("garbage collector target %s, want 400 (default)", c.gc)
 	}
 	if w := timerWarnings(c); len(w) > 0 {
 		t.Errorf("the defaults warn: %q", w)

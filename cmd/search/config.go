@@ -9,11 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"time"
 
 	"flightalliance/internal/daemonconfig"
-	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
 	"flightalliance/internal/probe"
@@ -30,7 +28,6 @@ type config struct {
 	probeListen string // "": no probes served
 	level       slog.Level
 	format      logformat.Format
-	gc          gcpercent.Choice
 	checkConfig bool                 // --check-config: check, print, serve nothing
 	flags       *flag.FlagSet        // as parsed, for --check-config to print
 	origins     daemonconfig.Origins // where each flag's value came from
@@ -68,7 +65,7 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	src := configSources(environ)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--network lan] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--gc-percent 200] [--config FILE] [--check-config]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--network lan] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--config FILE] [--check-config]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -88,7 +85,6 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pprofAddr := fs.String("pprof", "", "host:port to serve Go's runtime profiles on (/debug/pprof/), apart from --listen; off by default — bind it to a loopback or management address")
-	gcPercent := fs.Int("gc-percent", gcpercent.Search, gcpercent.Flag)
 	trustFile := fs.String("trust", "", "trust file: lines \"<alliance> <token>\" (# comments; an alliance on two lines may use either token), mode 0600, read again on SIGHUP; with it, Register and Unregister need \"Authorization: Bearer <the alliance's token>\"")
 	var tlsFiles pki.Files
 	fs.StringVar(&tlsFiles.CertFile, "tls-cert", "", "certificate (PEM) to serve HTTPS with; needs --tls-key")
@@ -143,13 +139,6 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	case *shutdownTimeout <= 0:
 		return bad("--shutdown-timeout", fmt.Errorf("%s, want a positive duration", *shutdownTimeout))
 	}
-	gcGiven := false
-	fs.Visit(func(f *flag.Flag) { gcGiven = gcGiven || f.Name == "gc-percent" })
-	if gcGiven {
-		if err := gcpercent.Check(*gcPercent); err != nil {
-			return bad("--gc-percent", err)
-		}
-	}
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		return bad("--listen", fmt.Errorf("%q is not host:port: %v", *listen, err))
 	}
@@ -201,7 +190,6 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 		probeListen: *probeListen,
 		level:       lvl,
 		format:      logformat.Format(*format),
-		gc:          gcpercent.Choose(*gcPercent, gcGiven, os.Getenv("GOGC")),
 		checkConfig: *checkConfig,
 		flags:       fs,
 		origins:     origins,
