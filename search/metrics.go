@@ -73,7 +73,7 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 	m.refused = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_refused_total",
 		Help: "Searches refused with 503 and Retry-After because they could not start within --queue-timeout (--max-searches were being answered)."})
 	m.ordered = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "search_ordered_total",
-		Help: "Searches by how they started (--ordered-searches): turn (one was free), waited (for a turn, first come first served), waited_out (waited --order-wait, then ran beside the turns), beside (the turns were taken and waiting was not worth it: they come back too slowly, or are held long)."}, []string{"how"})
+		Help: "Searches by how they started (--ordered-searches): turn (one was free), waited (for a turn, first come first served), waited_out (waited the longest a turn is waited for, 100ms, then ran beside the turns), beside (the turns were taken and waiting was not worth it: they come back too slowly, or are held long)."}, []string{"how"})
 	m.notModified = perAlliance("search_not_modified_total", "Answers of an alliance that said the answer this server kept is current (a conditional getTrips with IfNoneMatch), so no trips were sent.")
 	m.keptAnswers = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_kept_answers_total",
 		Help: "Searches answered with a merged answer kept from before, every alliance having said its part is current."})

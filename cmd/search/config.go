@@ -65,7 +65,7 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	src := configSources(environ)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--network lan] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--order-wait 100ms] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--config FILE] [--check-config]")
+		fmt.Fprintln(fs.Output(), "usage: search [--listen 127.0.0.1:8080] [--trust FILE] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--registration-ttl 30s] [--delegate-timeout 3s] [--network lan] [--hedge-delay 300ms] [--max-searches 256] [--queue-timeout 1s] [--ordered-searches 4] [--answer-cache 512] [--booking-timeout 10s] [--log-level info] [--log-format text] [--pprof ADDR] [--probe-listen ADDR] [--config FILE] [--check-config]")
 		fmt.Fprintln(fs.Output(), "Runs the search server: REST searches fanned out to the registered alliances' delegates.")
 		fmt.Fprintln(fs.Output(), "Without --trust anyone may register and unregister any alliance (the log warns at start).")
 		fs.PrintDefaults()
@@ -78,8 +78,12 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 	network := fs.String("network", defaultNetwork, networkHelp)
 	maxSearches := fs.Int("max-searches", 256, "searches answered at once; more wait for a slot")
 	queueTimeout := fs.Duration("queue-timeout", time.Second, "how long a search may wait for a slot before it is refused with 503 and Retry-After")
-	orderedSearches := fs.Int("ordered-searches", 4, "searches that run at once before the next waits its turn, first come first served — only while turns are held --order-wait or less on average and come back fast enough that its own should come within that (a burst on cores the search server and its delegates share); otherwise (round trips across regions, a silent delegate) it runs at once beside them; 0: every search at once")
-	orderWait := fs.Duration("order-wait", 100*time.Millisecond, "the longest a search waits for its turn (see --ordered-searches)")
+	// Admission is three flags: how many searches at once (--max-searches), how long one may wait
+	// for a slot before a 503 (--queue-timeout), how many of them run in order (--ordered-searches).
+	// The order gate's longest wait is no flag (search.Config.OrderWait, 100ms by default): it is
+	// also the gate's measure of a quick turn, and the gate steps aside by itself when turns are
+	// held longer (across regions, a silent delegate), so no network needs another value.
+	orderedSearches := fs.Int("ordered-searches", 4, "searches that run at once before the next waits its turn, first come first served — only while turns are held 100ms or less on average and come back fast enough that its own should come within that, the longest a search waits for its turn (a burst on cores the search server and its delegates share); otherwise (round trips across regions, a silent delegate) it runs at once beside them; 0: every search at once")
 	answerCache := fs.Int64("answer-cache", 512, "MiB of recent answers kept to ask the alliances for again with their ETags: when every alliance says its part is current (no trips sent), the kept answer is sent; a whole answer of 2,700 trips is about 1 MiB; 0 keeps none")
 	bookingTimeout := fs.Duration("booking-timeout", 10*time.Second, "deadline of one booking request (reserve, cancel, confirm, read) across an alliance's delegate and alternates, each given at most --delegate-timeout")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long to wait for searches in flight at shutdown")
@@ -130,8 +134,6 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 		return bad("--answer-cache", fmt.Errorf("%d, want 0 (none) to 1048576 MiB", *answerCache))
 	case *orderedSearches < 0:
 		return bad("--ordered-searches", fmt.Errorf("%d, want 0 (none) or more", *orderedSearches))
-	case *orderWait <= 0:
-		return bad("--order-wait", fmt.Errorf("%s, want a positive duration", *orderWait))
 	case *queueTimeout <= 0:
 		return bad("--queue-timeout", fmt.Errorf("%s, want a positive duration", *queueTimeout))
 	case *bookingTimeout <= 0:
@@ -176,7 +178,6 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 			MaxSearches:     *maxSearches,
 			QueueTimeout:    *queueTimeout,
 			OrderedSearches: cmp.Or(*orderedSearches, -1), // the flag's 0 is the Config's -1 (none)
-			OrderWait:       *orderWait,
 			AnswerCache:     cmp.Or(*answerCache<<20, -1), // the flag's 0 is the Config's -1 (none)
 			BookingTimeout:  *bookingTimeout,
 			ShutdownTimeout: *shutdownTimeout,

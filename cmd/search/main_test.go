@@ -39,7 +39,6 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 		{[]string{"--max-searches", "0"}, "--max-searches"},
 		{[]string{"--queue-timeout", "-1s"}, "--queue-timeout"},
 		{[]string{"--ordered-searches", "-1"}, "--ordered-searches"},
-		{[]string{"--order-wait", "0s"}, "--order-wait"},
 		{[]string{"--answer-cache", "-1"}, "--answer-cache"},
 		{[]string{"--shutdown-timeout", "0"}, "--shutdown-timeout"},
 		{[]string{"--log-level", "loud"}, "--log-level"},
