@@ -14,6 +14,7 @@ const metricsNamespace = "flightalliance_airline"
 // metrics are this machine's Prometheus metrics, on a registry of its own (no globals).
 type metrics struct {
 	registry      *prometheus.Registry
+	registered    []prometheus.Collector // what registry has, for MetricCollectors
 	rounds        *prometheus.CounterVec
 	roundSeconds  prometheus.Histogram
 	transfers     prometheus.Counter
@@ -106,7 +107,7 @@ func newMetrics() *metrics {
 	for _, r := range []member.RemovalReason{member.RemovedUnreachable, member.RemovedStale, member.RemovedLeave} {
 		m.removals.WithLabelValues(string(r)) // every reason from 0, so a rate or an alert needs no first removal
 	}
-	m.registry.MustRegister(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
+	m.register(m.rounds, m.roundSeconds, m.transfers, m.flightsMoved, m.pagesSent, m.pagesFetched,
 		m.searchSeconds, m.cacheHits, m.cacheMisses, m.flightListHits, m.flightListMisses, m.holderErrors, m.departedAsks, m.hedges, m.holderCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused, m.sharedSearch, m.notModified,
 		m.registrations, m.delegate,
 		m.primaries, m.backups, m.quorum, m.bookings, m.removals,
@@ -117,13 +118,19 @@ func newMetrics() *metrics {
 // watchCache shows what the delegate's kept answers cost and how many there are, read at each
 // scrape.
 func (m *metrics) watchCache(s *gather.Search) {
-	m.registry.MustRegister(
+	m.register(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_bytes",
 			Help: "Bytes the answers the delegate keeps may take, as --cache-mib counts them: 16 KiB an answer, 800 a trip, 200 a distinct flight."},
 			func() float64 { b, _ := s.CacheUsage(); return float64(b) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "cache_answers",
 			Help: "Answers the delegate keeps (--cache-mib bounds what they take)."},
 			func() float64 { _, n := s.CacheUsage(); return float64(n) }))
+}
+
+// register registers cs on the registry, and keeps them.
+func (m *metrics) register(cs ...prometheus.Collector) {
+	m.registry.MustRegister(cs...)
+	m.registered = append(m.registered, cs...)
 }
 
 // countRemoval counts a member removal this machine's etcd member made (member.Config.OnRemoval).

@@ -8,6 +8,7 @@ import (
 // metrics are the server's Prometheus series, on a registry of its own (no global state).
 type metrics struct {
 	reg            *prometheus.Registry
+	registered     []prometheus.Collector   // what reg has, for MetricCollectors
 	requests       *prometheus.CounterVec   // route, code
 	requestSeconds *prometheus.HistogramVec // route
 	fanoutSeconds  prometheus.Histogram
@@ -77,7 +78,7 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 	m.notModified = perAlliance("search_not_modified_total", "Answers of an alliance that said the answer this server kept is current (a conditional getTrips with IfNoneMatch), so no trips were sent.")
 	m.keptAnswers = prometheus.NewCounter(prometheus.CounterOpts{Name: "search_kept_answers_total",
 		Help: "Searches answered with a merged answer kept from before, every alliance having said its part is current."})
-	m.reg.MustRegister(
+	m.registered = []prometheus.Collector{
 		m.notModified, m.keptAnswers,
 		m.sharedCalls, m.refused, m.ordered,
 		m.delegateCalls, m.hedgesSent, m.hedgesWon, m.hedgesRefused,
@@ -92,6 +93,7 @@ func newMetrics(registrations func() (live, stale int)) *metrics {
 		}, func() float64 { _, stale := registrations(); return float64(stale) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
+	}
+	m.reg.MustRegister(m.registered...)
 	return m
 }
