@@ -41,6 +41,9 @@ func TestNetworkSetsTheTimersTogether(t *testing.T) {
 			if got := of(c); got != tc.want {
 				t.Errorf("timers %+v, want %+v", got, tc.want)
 			}
+			if got, want := c.origins.Of("session-ttl").String(), "default of --network wan"; tc.want.sessionTTL == wan.sessionTTL && got != want {
+				t.Errorf("--session-ttl from %q, want %q (as --check-config prints it)", got, want)
+			}
 			if w := timerWarnings(c); len(w) > 0 {
 				t.Errorf("warnings: %q", w)
 			}
