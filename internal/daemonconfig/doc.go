@@ -15,6 +15,9 @@
 // in the file that is no flag, is refused, naming it; so is a bad value, naming the variable or
 // the file's line and the flag. The command line is the flag package's, as before.
 //
+// Preset lets one flag choose other flags' defaults (the servers' --network sets their timers
+// together): a flag any source gave keeps its value.
+//
 // Parse records where each flag came from (Origins), so that later checks can say it
 // (Origins.Explain) and --check-config can print the effective configuration (Print).
 //
