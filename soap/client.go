@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/tiaguinho/gosoap"
+
+	"flightalliance/soap/wsdl"
 )
 
 // Client defaults, used when ClientOptions leaves a field zero.
@@ -30,6 +32,9 @@ var (
 	// ErrUnknownOperation: the remote's WSDL lists no such operation (a machine older than it),
 	// so no call was made.
 	ErrUnknownOperation = errors.New("the remote's WSDL has no such operation")
+	// ErrBadWSDL: the remote's WSDL cannot drive a call (not XML, or missing the binding,
+	// service, port or soap:address a client needs), so no call was made.
+	ErrBadWSDL = wsdl.ErrUnusable
 )
 
 // ClientOptions configures SellerClient and IntraClient.
@@ -196,7 +201,7 @@ type remote struct {
 	doc       []byte
 	address   string // where calls are POSTed: the first port's soap:address
 	namespace string // the body element's namespace: the first schema's targetNamespace
-	wsdl      *wsdlDoc
+	wsdl      *wsdl.Doc
 }
 
 // definitions returns the remote's WSDL, fetching it when none is held. Only a WSDL that
@@ -227,11 +232,11 @@ func (c *caller) definitions(ctx context.Context) (*remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
-	w, err := parseWSDL(doc)
+	w, err := wsdl.Parse(doc)
 	if err != nil {
 		return nil, fmt.Errorf("fetch WSDL %s: %w", c.wsdlURL, err)
 	}
-	r := &remote{doc: doc, address: w.address(), namespace: w.namespace(), wsdl: w}
+	r := &remote{doc: doc, address: w.Address(), namespace: w.Namespace(), wsdl: w}
 	c.wsdl.Store(r)
 	return r, nil
 }

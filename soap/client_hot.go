@@ -39,7 +39,7 @@ func (c *caller) callHot(ctx context.Context, op string, req, resp any) error {
 	if err != nil {
 		return err
 	}
-	if !rm.wsdl.hasOperation(op) {
+	if !rm.wsdl.HasOperation(op) {
 		return fmt.Errorf("soap %s %s: %w", op, c.serviceURL, ErrUnknownOperation)
 	}
 	hresp, err := c.post(ctx, rm, op, params)
@@ -95,7 +95,7 @@ func (c *caller) post(ctx context.Context, rm *remote, op string, params gosoap.
 	req.Header = http.Header{
 		"Content-Type": {"text/xml;charset=UTF-8"},
 		"Accept":       {"text/xml"},
-		"Soapaction":   {rm.wsdl.soapAction(op)},
+		"Soapaction":   {rm.wsdl.SoapAction(op)},
 	}
 	if auth := c.authorization(); auth != "" {
 		req.Header.Set("Authorization", auth)

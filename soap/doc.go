@@ -23,7 +23,26 @@
 // buffer pool), which knows XML and nothing of SOAP. Fuzz and property tests hold the engine to
 // encoding/xml's behaviour (in xmlcodec) and the layer too, type by type (codec_*_test.go).
 //
+// The WSDL documents are written and read back by package soap/wsdl, which knows WSDL 1.1 and
+// nothing of these services: this package gives it the services' names, operations and schemas
+// (service.go, wsdl_schema.go, held to the Go types by wsdl_schema_test.go).
+//
+// Why this package stays one of some thirty files, past the project's ~20: its parts share what
+// cannot be cut apart without noise. The hot codec reads and writes the wire types, which every
+// importer names as soap.X, and the handler and the clients call it: as a package of its own it
+// would import soap for the types while soap imported it for the codec, a cycle that only moving
+// the types out too would break (importers would then name two packages, or this one would
+// re-export every type as an alias). And the handler and the clients both read and write the
+// envelope (envelope.go, fault.go: its constants, the element reader, the fault element), which
+// packages of a server side and a client side would have to export to each other. The strict request check (strict.go) answers with this package's faults
+// and namespace, and serves the handler alone. What stands apart has left: the WSDL writer and
+// reader (soap/wsdl) and the XML engine (soap/xmlcodec). Inside, files are named by side and
+// concern: codec_* the hot codec; client*, *_client, conn, transport and params the clients;
+// handler*, operation, strict and lastelement the server; envelope and fault* both sides;
+// types, booking_types, sharedlegs and wire_values the wire types; service, tokens and bearer
+// the services and their tokens.
+//
 // This package must not know the domain: it validates envelopes, not airports, dates or
 // prices (the airline server does that), and it imports only the standard library, gosoap and
-// its own xmlcodec.
+// its own xmlcodec and wsdl.
 package soap

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"flightalliance/soap/wsdl"
 	"flightalliance/soap/xmlcodec"
 )
 
@@ -75,11 +76,11 @@ func NewHandler(svc Service, opts HandlerOptions) http.Handler {
 	}
 	h.log = h.log.With("service", svc.Name)
 	if svc.WSDL != nil {
-		doc, err := parseWSDL(svc.WSDL("http://localhost" + svc.Path))
+		doc, err := wsdl.Parse(svc.WSDL("http://localhost" + svc.Path))
 		if err != nil {
 			panic(fmt.Sprintf("soap: %s: %v", svc.Name, err))
 		}
-		h.declared = doc.operations()
+		h.declared = doc.Operations()
 	}
 	for _, op := range svc.Ops {
 		if _, dup := h.ops[op.name]; dup {

@@ -43,8 +43,8 @@ func TestUnknownOperationIsNotCalled(t *testing.T) {
 		if r.URL.RawQuery == "wsdl" { // a WSDL of the operations before getRelevantFlights
 			w.Header().Set("Content-Type", "text/xml")
 			def := intraDef
-			def.ops = def.ops[:len(def.ops)-1]
-			w.Write(def.document("http://" + r.Host + IntraClusterServicePath))
+			def.Ops = def.Ops[:len(def.Ops)-1]
+			w.Write(def.Document("http://" + r.Host + IntraClusterServicePath))
 			return
 		}
 		old.ServeHTTP(w, r)

@@ -1,5 +1,7 @@
 package soap
 
+import "flightalliance/soap/wsdl"
+
 // Names and paths of the two services, fixed by API.md.
 const (
 	SellerServiceName       = "SellerService"
@@ -49,6 +51,17 @@ func IntraClusterService(ops ...Operation) Service {
 	return Service{Name: IntraClusterServiceName, Path: IntraClusterServicePath, Ops: ops, WSDL: intraWSDL}
 }
 
-// soapAction is the soapAction the WSDLs advertise for an operation. The handler does not
-// depend on it: it dispatches on the body element.
-func soapAction(op string) string { return Namespace + "/" + op }
+// The WSDL documents of the two services: their operations, and their schemas
+// (wsdl_schema.go), in Namespace. The soapAction they advertise for an operation is
+// Namespace+"/"+op; the handler does not depend on it: it dispatches on the body element.
+var (
+	sellerDef = wsdl.Def{Service: SellerServiceName, Namespace: Namespace, Schema: sellerSchema, Ops: []string{
+		OpGetTrips, OpReserve, OpCancel, OpConfirm, OpGetBooking, OpGetSeats,
+	}}
+	intraDef = wsdl.Def{Service: IntraClusterServiceName, Namespace: Namespace, Schema: intraSchema, Ops: []string{
+		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst, OpGetFlights, OpRelevantFlights,
+	}}
+)
+
+func sellerWSDL(address string) []byte { return sellerDef.Document(address) }
+func intraWSDL(address string) []byte  { return intraDef.Document(address) }

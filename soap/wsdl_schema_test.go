@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"flightalliance/soap/wsdl"
 )
 
 // goTypes names the Go type of every global element and complex type of the schemas.
@@ -58,23 +60,23 @@ var xsdTypesOf = map[reflect.Kind][]string{
 // the Go type encoding/xml reads and writes: the same children in the same order, a list where
 // there is a slice, optional where the field is omitempty, a scalar type the Go kind can hold.
 func TestSchemaMatchesGoTypes(t *testing.T) {
-	for _, def := range []wsdlDef{sellerDef, intraDef} {
+	for _, def := range []wsdl.Def{sellerDef, intraDef} {
 		var schema struct {
 			Elements     []xsdElement     `xml:"http://www.w3.org/2001/XMLSchema element"`
 			ComplexTypes []xsdComplexType `xml:"http://www.w3.org/2001/XMLSchema complexType"`
 		}
-		if err := xml.Unmarshal([]byte("<xsd:schema xmlns:xsd='"+"http://www.w3.org/2001/XMLSchema"+"'>"+def.schema+"</xsd:schema>"), &schema); err != nil {
-			t.Fatalf("%s schema: %v", def.service, err)
+		if err := xml.Unmarshal([]byte("<xsd:schema xmlns:xsd='"+"http://www.w3.org/2001/XMLSchema"+"'>"+def.Schema+"</xsd:schema>"), &schema); err != nil {
+			t.Fatalf("%s schema: %v", def.Service, err)
 		}
 		named := map[string]xsdComplexType{}
 		for _, ct := range schema.ComplexTypes {
 			named["tns:"+ct.Name] = ct
-			checkComplexType(t, def.service+" complexType "+ct.Name, ct, goTypes[ct.Name])
+			checkComplexType(t, def.Service+" complexType "+ct.Name, ct, goTypes[ct.Name])
 		}
 		declared := map[string]bool{}
 		for _, el := range schema.Elements {
 			declared[el.Name] = true
-			where := def.service + " element " + el.Name
+			where := def.Service + " element " + el.Name
 			switch {
 			case el.ComplexType != nil:
 				checkComplexType(t, where, *el.ComplexType, goTypes[el.Name])
@@ -86,9 +88,9 @@ func TestSchemaMatchesGoTypes(t *testing.T) {
 				t.Errorf("%s: type %q is not a complex type of the schema", where, el.Type)
 			}
 		}
-		for _, op := range def.ops {
+		for _, op := range def.Ops {
 			if !declared[op] || !declared[op+"Response"] {
-				t.Errorf("%s: operation %s lacks an element", def.service, op)
+				t.Errorf("%s: operation %s lacks an element", def.Service, op)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+
+	"flightalliance/soap/wsdl"
 )
 
 func TestWSDLServed(t *testing.T) {
@@ -26,11 +28,11 @@ func TestWSDLServed(t *testing.T) {
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/xml; charset=utf-8" {
 				t.Fatalf("GET %s%s: %s %q", svc.Path, query, resp.Status, resp.Header.Get("Content-Type"))
 			}
-			doc, err := parseWSDL(body)
+			doc, err := wsdl.Parse(body)
 			if err != nil {
 				t.Fatalf("GET %s%s: %v", svc.Path, query, err)
 			}
-			if got, want := doc.address(), s.URL+svc.Path; got != want {
+			if got, want := doc.Address(), s.URL+svc.Path; got != want {
 				t.Errorf("%s soap:address %q, want the advertised %q", svc.Name, got, want)
 			}
 		}
@@ -45,11 +47,11 @@ func TestWSDLAddressFromRequestHost(t *testing.T) {
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	doc, err := parseWSDL(rec.Body.Bytes())
+	doc, err := wsdl.Parse(rec.Body.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := doc.address(), "http://airline.example:8101/Services/SellerService"; got != want {
+	if got, want := doc.Address(), "http://airline.example:8101/Services/SellerService"; got != want {
 		t.Errorf("soap:address %q, want %q", got, want)
 	}
 }
@@ -74,7 +76,7 @@ func TestNewHandlerRefusesBadOperations(t *testing.T) {
 
 // TestWSDLStructure checks the document/literal wrapped shape that toolkits rely on.
 func TestWSDLStructure(t *testing.T) {
-	for _, def := range []wsdlDef{sellerDef, intraDef} {
+	for _, def := range []wsdl.Def{sellerDef, intraDef} {
 		var w struct {
 			TargetNamespace string `xml:"targetNamespace,attr"`
 			Schema          struct {
@@ -117,17 +119,17 @@ func TestWSDLStructure(t *testing.T) {
 				Location string `xml:"location,attr"`
 			} `xml:"service>port>address"`
 		}
-		if err := xml.Unmarshal(def.document("http://127.0.0.1:8101/x"), &w); err != nil {
+		if err := xml.Unmarshal(def.Document("http://127.0.0.1:8101/x"), &w); err != nil {
 			t.Fatal(err)
 		}
 		if w.TargetNamespace != Namespace || w.Schema.TargetNamespace != Namespace || w.Schema.ElementFormDefault != "qualified" {
-			t.Errorf("%s: namespaces %q %q, elementFormDefault %q", def.service, w.TargetNamespace, w.Schema.TargetNamespace, w.Schema.ElementFormDefault)
+			t.Errorf("%s: namespaces %q %q, elementFormDefault %q", def.Service, w.TargetNamespace, w.Schema.TargetNamespace, w.Schema.ElementFormDefault)
 		}
 		if w.Binding.Soap.Style != "document" || w.Binding.Soap.Transport != "http://schemas.xmlsoap.org/soap/http" {
-			t.Errorf("%s: soap:binding %+v", def.service, w.Binding.Soap)
+			t.Errorf("%s: soap:binding %+v", def.Service, w.Binding.Soap)
 		}
 		if w.Address.Location != "http://127.0.0.1:8101/x" {
-			t.Errorf("%s: soap:address %q", def.service, w.Address.Location)
+			t.Errorf("%s: soap:address %q", def.Service, w.Address.Location)
 		}
 		elements := map[string]bool{}
 		for _, e := range w.Schema.Elements {
@@ -136,7 +138,7 @@ func TestWSDLStructure(t *testing.T) {
 		parts := map[string]string{}
 		for _, m := range w.Messages {
 			if len(m.Parts) != 1 || m.Parts[0].Type != "" {
-				t.Errorf("%s: message %s: want exactly one part, by element", def.service, m.Name)
+				t.Errorf("%s: message %s: want exactly one part, by element", def.Service, m.Name)
 				continue
 			}
 			parts["tns:"+m.Name] = m.Parts[0].Element
@@ -146,22 +148,22 @@ func TestWSDLStructure(t *testing.T) {
 			ops = append(ops, op.Name)
 			// Wrapped: the input part is the element named after the operation.
 			if parts[op.Input.Message] != "tns:"+op.Name || parts[op.Output.Message] != "tns:"+op.Name+"Response" {
-				t.Errorf("%s %s: input part %q, output part %q", def.service, op.Name, parts[op.Input.Message], parts[op.Output.Message])
+				t.Errorf("%s %s: input part %q, output part %q", def.Service, op.Name, parts[op.Input.Message], parts[op.Output.Message])
 			}
 			if !elements[op.Name] || !elements[op.Name+"Response"] {
-				t.Errorf("%s %s: the schema lacks its request or response element", def.service, op.Name)
+				t.Errorf("%s %s: the schema lacks its request or response element", def.Service, op.Name)
 			}
 		}
-		if !slices.Equal(ops, def.ops) {
-			t.Errorf("%s: portType operations %q, want %q", def.service, ops, def.ops)
+		if !slices.Equal(ops, def.Ops) {
+			t.Errorf("%s: portType operations %q, want %q", def.Service, ops, def.Ops)
 		}
 		for _, op := range w.Binding.Ops {
-			if op.Soap.Action != soapAction(op.Name) || op.In.Use != "literal" || op.Out.Use != "literal" {
-				t.Errorf("%s %s: soapAction %q, input use %q, output use %q", def.service, op.Name, op.Soap.Action, op.In.Use, op.Out.Use)
+			if op.Soap.Action != Namespace+"/"+op.Name || op.In.Use != "literal" || op.Out.Use != "literal" {
+				t.Errorf("%s %s: soapAction %q, input use %q, output use %q", def.Service, op.Name, op.Soap.Action, op.In.Use, op.Out.Use)
 			}
 		}
-		if len(w.Binding.Ops) != len(def.ops) {
-			t.Errorf("%s: %d bound operations, want %d", def.service, len(w.Binding.Ops), len(def.ops))
+		if len(w.Binding.Ops) != len(def.Ops) {
+			t.Errorf("%s: %d bound operations, want %d", def.Service, len(w.Binding.Ops), len(def.Ops))
 		}
 	}
 }

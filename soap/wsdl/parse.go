@@ -1,4 +1,4 @@
-package soap
+package wsdl
 
 import (
 	"bytes"
@@ -9,13 +9,16 @@ import (
 
 const wsdlNS = "http://schemas.xmlsoap.org/wsdl/"
 
-// ErrBadWSDL reports a WSDL document that cannot drive a call: not XML, or missing the binding,
+// ErrUnusable reports a WSDL document that cannot drive a call: not XML, or missing the binding,
 // service, port or soap:address a client needs.
-var ErrBadWSDL = errors.New("unusable WSDL")
+var ErrUnusable = errors.New("unusable WSDL")
 
-// wsdlDoc is the part of a WSDL document this package reads back: the operations a handler
+// Doc is a WSDL document read back by Parse: what a handler and a client need of it.
+type Doc struct{ defs definitions }
+
+// definitions is the part of a WSDL document this package reads back: the operations a handler
 // serves, and what gosoap indexes without checking (which would panic on a WSDL lacking it).
-type wsdlDoc struct {
+type definitions struct {
 	TargetNamespace string `xml:"targetNamespace,attr"`
 	Types           []struct {
 		Schemas []struct {
@@ -45,39 +48,39 @@ type wsdlDoc struct {
 	} `xml:"http://schemas.xmlsoap.org/wsdl/ service"`
 }
 
-// parseWSDL reads a WSDL document and checks that gosoap can call through it.
-func parseWSDL(doc []byte) (*wsdlDoc, error) {
-	var w wsdlDoc
+// Parse reads a WSDL document and checks that gosoap can call through it.
+func Parse(doc []byte) (*Doc, error) {
+	var w definitions
 	d := xml.NewDecoder(bytes.NewReader(doc))
-	start, err := nextElement(d)
+	start, err := root(d)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadWSDL, err)
+		return nil, fmt.Errorf("%w: %v", ErrUnusable, err)
 	}
 	if start.Name.Space != wsdlNS || start.Name.Local != "definitions" {
-		return nil, fmt.Errorf("%w: root element <%s> (namespace %q), want wsdl:definitions", ErrBadWSDL, start.Name.Local, start.Name.Space)
+		return nil, fmt.Errorf("%w: root element <%s> (namespace %q), want wsdl:definitions", ErrUnusable, start.Name.Local, start.Name.Space)
 	}
 	if err := d.DecodeElement(&w, &start); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadWSDL, err)
+		return nil, fmt.Errorf("%w: %v", ErrUnusable, err)
 	}
 	switch {
 	case len(w.Types) > 0 && len(w.Types[0].Schemas) == 0:
-		return nil, fmt.Errorf("%w: wsdl:types holds no xsd:schema", ErrBadWSDL)
+		return nil, fmt.Errorf("%w: wsdl:types holds no xsd:schema", ErrUnusable)
 	case len(w.Types) == 0 || w.Types[0].Schemas[0].TargetNamespace == "":
-		return nil, fmt.Errorf("%w: no xsd:schema targetNamespace to qualify the body element with", ErrBadWSDL)
+		return nil, fmt.Errorf("%w: no xsd:schema targetNamespace to qualify the body element with", ErrUnusable)
 	case len(w.Bindings) == 0:
-		return nil, fmt.Errorf("%w: no wsdl:binding", ErrBadWSDL)
+		return nil, fmt.Errorf("%w: no wsdl:binding", ErrUnusable)
 	case len(w.Services) == 0 || len(w.Services[0].Ports) == 0 || len(w.Services[0].Ports[0].Addresses) == 0:
-		return nil, fmt.Errorf("%w: no wsdl:service/wsdl:port/soap:address", ErrBadWSDL)
+		return nil, fmt.Errorf("%w: no wsdl:service/wsdl:port/soap:address", ErrUnusable)
 	case w.Services[0].Ports[0].Addresses[0].Location == "":
-		return nil, fmt.Errorf("%w: empty soap:address location", ErrBadWSDL)
+		return nil, fmt.Errorf("%w: empty soap:address location", ErrUnusable)
 	}
-	return &w, nil
+	return &Doc{defs: w}, nil
 }
 
-// operations lists the operations of the document's port types.
-func (w *wsdlDoc) operations() []string {
+// Operations lists the operations of the document's port types.
+func (w *Doc) Operations() []string {
 	var ops []string
-	for _, pt := range w.PortTypes {
+	for _, pt := range w.defs.PortTypes {
 		for _, op := range pt.Ops {
 			ops = append(ops, op.Name)
 		}
@@ -85,15 +88,15 @@ func (w *wsdlDoc) operations() []string {
 	return ops
 }
 
-// address is where gosoap will POST: the first port's soap:address.
-func (w *wsdlDoc) address() string { return w.Services[0].Ports[0].Addresses[0].Location }
+// Address is where gosoap will POST: the first port's soap:address.
+func (w *Doc) Address() string { return w.defs.Services[0].Ports[0].Addresses[0].Location }
 
-// namespace is the body element's namespace: the first schema's targetNamespace.
-func (w *wsdlDoc) namespace() string { return w.Types[0].Schemas[0].TargetNamespace }
+// Namespace is the body element's namespace: the first schema's targetNamespace.
+func (w *Doc) Namespace() string { return w.defs.Types[0].Schemas[0].TargetNamespace }
 
-// hasOperation reports whether the first binding has an operation named op.
-func (w *wsdlDoc) hasOperation(op string) bool {
-	for _, o := range w.Bindings[0].Ops {
+// HasOperation reports whether the first binding has an operation named op.
+func (w *Doc) HasOperation(op string) bool {
+	for _, o := range w.defs.Bindings[0].Ops {
 		if o.Name == op {
 			return true
 		}
@@ -101,10 +104,10 @@ func (w *wsdlDoc) hasOperation(op string) bool {
 	return false
 }
 
-// soapAction is the SOAPAction of op as gosoap finds it: the soap:operation of the first
+// SoapAction is the SOAPAction of op as gosoap finds it: the soap:operation of the first
 // operation named op, in the first binding, that has one; "" when none has.
-func (w *wsdlDoc) soapAction(op string) string {
-	for _, o := range w.Bindings[0].Ops {
+func (w *Doc) SoapAction(op string) string {
+	for _, o := range w.defs.Bindings[0].Ops {
 		if o.Name == op && len(o.SoapOps) > 0 {
 			return o.SoapOps[0].Action
 		}

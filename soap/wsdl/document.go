@@ -1,4 +1,4 @@
-package soap
+package wsdl
 
 import (
 	"bytes"
@@ -7,31 +7,24 @@ import (
 	"strings"
 )
 
-// wsdlDef is what a WSDL document is generated from.
-type wsdlDef struct {
-	service string   // wsdl:service name; also prefixes the port type, binding and port
-	schema  string   // the xsd:schema content: every element and type the operations use
-	ops     []string // operation names; request element op, response element op+"Response"
+// Def is what a WSDL document is generated from.
+type Def struct {
+	Service   string   // wsdl:service name; also prefixes the port type, binding and port
+	Namespace string   // the targetNamespace of the definitions and of the schema
+	Schema    string   // the xsd:schema content: every element and type the operations use
+	Ops       []string // operation names; request element op, response element op+"Response"
 }
 
-var (
-	sellerDef = wsdlDef{service: SellerServiceName, schema: sellerSchema, ops: []string{
-		OpGetTrips, OpReserve, OpCancel, OpConfirm, OpGetBooking, OpGetSeats,
-	}}
-	intraDef = wsdlDef{service: IntraClusterServiceName, schema: intraSchema, ops: []string{
-		OpSendPrimarySeller, OpSendBackupSeller, OpRelevantBySrc, OpRelevantByDst, OpGetFlights, OpRelevantFlights,
-	}}
-)
+// SoapAction is the soapAction the document advertises for op: the namespace, "/", and op.
+// A server need not depend on it (package soap's handler dispatches on the body element).
+func (def Def) SoapAction(op string) string { return def.Namespace + "/" + op }
 
-func sellerWSDL(address string) []byte { return sellerDef.document(address) }
-func intraWSDL(address string) []byte  { return intraDef.document(address) }
-
-// document renders a WSDL 1.1 document in the document/literal wrapped style of the WS-I Basic
+// Document renders a WSDL 1.1 document in the document/literal wrapped style of the WS-I Basic
 // Profile, with soap:address location=address.
-func (def wsdlDef) document(address string) []byte {
+func (def Def) Document(address string) []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	s := def.service
+	s, ns := def.Service, def.Namespace
 	p(`<?xml version="1.0" encoding="UTF-8"?>
 <wsdl:definitions name="%s" targetNamespace="%s"
     xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"
@@ -43,8 +36,8 @@ func (def wsdlDef) document(address string) []byte {
         xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="%s">%s
     </xsd:schema>
   </wsdl:types>
-`, s, Namespace, Namespace, Namespace, Namespace, def.schema)
-	for _, op := range def.ops {
+`, s, ns, ns, ns, ns, def.Schema)
+	for _, op := range def.Ops {
 		p(`  <wsdl:message name="%sRequest">
     <wsdl:part name="parameters" element="tns:%s"/>
   </wsdl:message>
@@ -54,7 +47,7 @@ func (def wsdlDef) document(address string) []byte {
 `, op, op, op, op)
 	}
 	p("  <wsdl:portType name=\"%sPortType\">\n", s)
-	for _, op := range def.ops {
+	for _, op := range def.Ops {
 		p(`    <wsdl:operation name="%s">
       <wsdl:input message="tns:%sRequest"/>
       <wsdl:output message="tns:%sResponse"/>
@@ -65,13 +58,13 @@ func (def wsdlDef) document(address string) []byte {
   <wsdl:binding name="%sBinding" type="tns:%sPortType">
     <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
 `, s, s)
-	for _, op := range def.ops {
+	for _, op := range def.Ops {
 		p(`    <wsdl:operation name="%s">
       <soap:operation soapAction="%s" style="document"/>
       <wsdl:input><soap:body use="literal"/></wsdl:input>
       <wsdl:output><soap:body use="literal"/></wsdl:output>
     </wsdl:operation>
-`, op, soapAction(op))
+`, op, def.SoapAction(op))
 	}
 	p(`  </wsdl:binding>
   <wsdl:service name="%s">
