@@ -34,13 +34,13 @@
 // the types out too would break (importers would then name two packages, or this one would
 // re-export every type as an alias). And the handler and the clients both read and write the
 // envelope (envelope.go, fault.go: its constants, the element reader, the fault element), which
-// packages of a server side and a client side would have to export to each other. The strict request check (strict.go) answers with this package's faults
-// and namespace, and serves the handler alone. What stands apart has left: the WSDL writer and
-// reader (soap/wsdl) and the XML engine (soap/xmlcodec). Inside, files are named by side and
-// concern: codec_* the hot codec; client*, *_client, conn, transport and params the clients;
-// handler*, operation, strict and lastelement the server; envelope and fault* both sides;
-// types, booking_types, sharedlegs and wire_values the wire types; service, tokens and bearer
-// the services and their tokens.
+// packages of a server side and a client side would have to export to each other. The strict
+// request check (handler_strict.go) answers with this package's faults and namespace, and serves
+// the handler alone. What stands apart has left: the WSDL writer and reader (soap/wsdl) and the
+// XML engine (soap/xmlcodec). Inside, a file's name says its side and concern: codec_* the hot
+// codec, client_* the clients, handler_* the server, envelope.go and fault*.go both sides;
+// types.go, booking_types.go, sharedlegs.go and wire_values.go the wire types; service.go,
+// wsdl_schema.go, tokens.go and bearer.go the services, their documents and their tokens.
 //
 // This package must not know the domain: it validates envelopes, not airports, dates or
 // prices (the airline server does that), and it imports only the standard library, gosoap and
