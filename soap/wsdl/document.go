@@ -15,12 +15,13 @@ type Def struct {
 	Ops       []string // operation names; request element op, response element op+"Response"
 }
 
-// SoapAction is the soapAction the document advertises for op: the namespace, "/", and op.
+// soapAction is the soapAction the document advertises for op: the namespace, "/", and op.
 // A server need not depend on it (package soap's handler dispatches on the body element).
-func (def Def) SoapAction(op string) string { return def.Namespace + "/" + op }
+func (def Def) soapAction(op string) string { return def.Namespace + "/" + op }
 
 // Document renders a WSDL 1.1 document in the document/literal wrapped style of the WS-I Basic
-// Profile, with soap:address location=address.
+// Profile, with soap:address location=address and each operation's soapAction the namespace,
+// "/", and the operation's name.
 func (def Def) Document(address string) []byte {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -64,7 +65,7 @@ func (def Def) Document(address string) []byte {
       <wsdl:input><soap:body use="literal"/></wsdl:input>
       <wsdl:output><soap:body use="literal"/></wsdl:output>
     </wsdl:operation>
-`, op, def.SoapAction(op))
+`, op, def.soapAction(op))
 	}
 	p(`  </wsdl:binding>
   <wsdl:service name="%s">
