@@ -35,8 +35,8 @@ func checkConfig(c config, stdout, stderr io.Writer) int {
 		return refuseConfig(stderr, err)
 	}
 	m := cfg.Member
-	fmt.Fprintf(stdout, "# derived: data dir %s, zone %s, advertised URL %s, etcd peer URL %s, client URL %s\n",
-		m.DataDir, orDefault(c.zone, c.name), advertisedURL(c), m.PeerURL, m.ClientURL)
+	fmt.Fprintf(stdout, "# derived: data dir %s, zone %s, advertised URL %s, etcd peer URL %s, client URL %s, garbage collector target %s\n",
+		m.DataDir, orDefault(c.zone, c.name), advertisedURL(c), m.PeerURL, m.ClientURL, c.gc)
 	if c.tokenFile != "" {
 		fmt.Fprintf(stdout, "# token file %s: %d token(s) read, not shown\n", c.tokenFile, 1+len(c.alsoAccepted))
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"flightalliance/internal/daemonconfig"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
 	"flightalliance/internal/probe"
@@ -52,6 +53,7 @@ type config struct {
 	checkConfig                    bool                 // --check-config: check, print, start nothing
 	flags                          *flag.FlagSet        // as parsed, for --check-config to print
 	origins                        daemonconfig.Origins // where each flag's value came from
+	gc                             gcpercent.Choice     // the garbage collector's target: GOGC, else the server's default
 }
 
 // flagError is a command line the flag package refused; it has already told the user why and
@@ -218,6 +220,7 @@ func parseConfig(args, environ []string, output io.Writer) (_ config, err error)
 	if c.startTimeout < 0 {
 		return config{}, fmt.Errorf("--etcd-start-timeout: %v, want 0 (wait as long as it takes) or a positive duration", c.startTimeout)
 	}
+	c.gc = gcpercent.FromEnviron(gcpercent.Airline, environ)
 	return c, nil
 }
 

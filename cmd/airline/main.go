@@ -28,6 +28,7 @@ import (
 	"flightalliance/alliance"
 	"flightalliance/coord/member"
 	"flightalliance/internal/daemonconfig"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/probe"
 	"flightalliance/internal/profiling"
@@ -83,6 +84,11 @@ func run(args, environ []string, stdout, stderr io.Writer, sc scope) int {
 	}
 	if c.token == "" {
 		logger.Warn("no --token-file: the IntraClusterService is open to anyone who can reach it, and registrations carry no token")
+	}
+	gcpercent.Apply(c.gc)
+	logger.Info("garbage collector target", "gc_percent", c.gc.String(), "memory_limit", gcpercent.MemoryLimit())
+	if c.gc.Off() {
+		logger.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC")
 	}
 	for _, w := range timerWarnings(c) {
 		logger.Warn(w)

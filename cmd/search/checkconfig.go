@@ -27,7 +27,7 @@ func checkConfig(c config, stdout, stderr io.Writer) int {
 		usageError(stderr, "", err)
 		return exitFailure
 	}
-	fmt.Fprintf(stdout, "# derived: TLS %v\n", c.server.TLS != nil)
+	fmt.Fprintf(stdout, "# derived: TLS %v, garbage collector target %s\n", c.server.TLS != nil, c.gc)
 	if c.server.Trust != nil {
 		fmt.Fprintf(stdout, "# trust file %s: alliances %v, tokens not shown\n", c.trustFile, c.server.Trust.Alliances())
 	} else {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"flightalliance/internal/daemonconfig"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/pki"
 	"flightalliance/internal/probe"
@@ -31,6 +32,7 @@ type config struct {
 	checkConfig bool                 // --check-config: check, print, serve nothing
 	flags       *flag.FlagSet        // as parsed, for --check-config to print
 	origins     daemonconfig.Origins // where each flag's value came from
+	gc          gcpercent.Choice     // the garbage collector's target: GOGC, else the server's default
 }
 
 // usage is a command line refused: the flag (or "") and why.
@@ -186,6 +188,7 @@ func parseConfig(args, environ []string, stderr io.Writer) (config, error) {
 			DelegateTLS:     delegateTLS,
 		},
 		trustFile:   *trustFile,
+		gc:          gcpercent.FromEnviron(gcpercent.Search, environ),
 		listen:      *listen,
 		pprof:       *pprofAddr,
 		probeListen: *probeListen,

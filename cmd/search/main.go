@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"flightalliance/internal/daemonconfig"
+	"flightalliance/internal/gcpercent"
 	"flightalliance/internal/logformat"
 	"flightalliance/internal/probe"
 	"flightalliance/internal/profiling"
@@ -71,6 +72,11 @@ func serve(ctx context.Context, c config, stderr io.Writer, sc scope) int {
 		logformat.TakeOver(log)
 	}
 	c.server.Logger = log
+	gcpercent.Apply(c.gc)
+	log.Info("garbage collector target", "gc_percent", c.gc.String(), "memory_limit", gcpercent.MemoryLimit())
+	if c.gc.Off() {
+		log.Warn("GOGC=off: the garbage collector is off, and this server's memory grows without bound; unset GOGC")
+	}
 	srv, err := search.New(c.server)
 	if err != nil {
 		return usageError(stderr, "", err)

@@ -79,8 +79,8 @@ func listeningAddr(line string) (string, bool) {
 // serves, sends SIGTERM and expects exit status 0.
 func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "--listen", "127.0.0.1:0", "--registration-ttl", "5s", "--log-level", "debug")
-	// GOGC as Go's runtime reads it: the server sets no target of its own.
-	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1", "GOGC=150")
+	// GOGC unset: the server's own target; a soft memory limit, which the start-up log must give.
+	cmd.Env = append(os.Environ(), "SEARCH_AS_MAIN=1", "GOGC=", "GOMEMLIMIT=3GiB")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -123,15 +123,15 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 		t.Fatalf("healthz: %d", resp.StatusCode)
 	}
 
-	// The garbage collector runs at GOGC's target: the server leaves it to Go's runtime.
+	// The garbage collector runs at the server's target (gcpercent.Search) when GOGC sets none.
 	resp, err = http.Get(base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(metrics), "\ngo_gc_gogc_percent 150\n") {
-		t.Errorf("/metrics has no go_gc_gogc_percent 150 (GOGC's garbage collector target)")
+	if !strings.Contains(string(metrics), "\ngo_gc_gogc_percent 200\n") {
+		t.Errorf("/metrics has no go_gc_gogc_percent 200 (the default garbage collector target)")
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -151,6 +151,9 @@ func TestSIGTERMShutsDownAndExits0(t *testing.T) {
 		}
 		if !strings.Contains(logs.String(), "shutting down") || !strings.Contains(logs.String(), "route=/healthz") {
 			t.Errorf("logs lack the request log or the shutdown:\n%s", logs.String())
+		}
+		if want := `gc_percent="200 (default)" memory_limit="3072 MiB (GOMEMLIMIT)"`; !strings.Contains(logs.String(), want) {
+			t.Errorf("the start-up log lacks %s:\n%s", want, logs.String())
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no exit 20s after SIGTERM")
