@@ -10,7 +10,7 @@ CHAOS_REPLICAS ?= 3
 .PHONY: build deps test lint bench run chaos clean image cluster cluster-down
 
 build:
-	$(GO) build -o $(BIN)/ ./cmd/... ./scripts/alliancectl
+	$(GO) build -o $(BIN)/ ./cmd/...
 
 # Debian's packages the tests use, installed when missing: python3-zeep, the third-party WSDL
 # toolkit of the SOAP interoperability tests (run by Debian's /usr/bin/python3), and chromium,
@@ -29,12 +29,12 @@ deps:
 # ports from its own part of the range (FA_PORTS, see internal/freeport): one must not take the
 # port of the other's machine while it is down, killed for a restart. Last, alone, the container
 # suite (TestCluster): deploy/compose's alliance in real containers, from images it builds.
-UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /scripts/alliancectl)
+UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /cmd/alliancectl)
 
 test: build deps
 	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
 	FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) -skip 'TestCluster$$' ./integration/ & integration=$$!; \
-	FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) ./scripts/alliancectl/ & alliancectl=$$!; \
+	FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) ./cmd/alliancectl/ & alliancectl=$$!; \
 	wait $$integration; i=$$?; wait $$alliancectl; a=$$?; test $$i -eq 0 && test $$a -eq 0
 	FA_PORTS=10000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run 'TestCluster$$' -v ./integration/
 
@@ -74,7 +74,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 IMAGE   ?= flightalliance:$(VERSION)
 IMAGE_DIR := var/image
 image:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w -buildid=' -o $(IMAGE_DIR)/bin/ ./cmd/... ./scripts/alliancectl
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w -buildid=' -o $(IMAGE_DIR)/bin/ ./cmd/...
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) deploy/image/rootfs.sh $(IMAGE_DIR)/context/rootfs $(IMAGE_DIR)/bin
 	cp deploy/image/Dockerfile $(IMAGE_DIR)/context/Dockerfile
 	DOCKER_BUILDKIT=0 docker build -q --build-arg VERSION=$(VERSION) \

@@ -26,7 +26,7 @@ func runTool(t testing.TB, tool string, args ...string) string {
 	t.Helper()
 	bin := filepath.Join(binDir, tool)
 	if _, err := os.Stat(bin); err != nil {
-		build := exec.Command("go", "build", "-o", bin, "flightalliance/scripts/"+tool)
+		build := exec.Command("go", "build", "-o", bin, "flightalliance/cmd/"+tool)
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("building %s: %v\n%s", tool, err, out)
 		}

@@ -196,7 +196,7 @@ func absDir(flagName, dir string) (string, error) {
 func self() string {
 	exe, err := os.Executable()
 	if err != nil || strings.Contains(exe, "go-build") {
-		return "go run ./scripts/alliancectl"
+		return "go run ./cmd/alliancectl"
 	}
 	if rel, err := filepath.Rel(mustGetwd(), exe); err == nil && !strings.HasPrefix(rel, "..") {
 		return "./" + rel

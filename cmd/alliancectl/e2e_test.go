@@ -24,7 +24,7 @@ func buildAll(t *testing.T) string {
 	}
 	bin := t.TempDir()
 	cmd := exec.Command("go", "build", "-o", bin+string(os.PathSeparator),
-		"flightalliance/cmd/...", "flightalliance/scripts/alliancectl")
+		"flightalliance/cmd/...")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
