@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/robustness/model"
 )
 
 // chaosBooker is one client of the linearizability test: it reserves, cancels its own bookings
@@ -19,7 +20,7 @@ import (
 // client id, as a crashed client's successor would.
 type chaosBooker struct {
 	api       bookingAPI
-	h         *bookingHistory
+	h         *model.History
 	flights   []flight.Flight
 	rng       *rand.Rand
 	ids       *atomic.Int64 // porcupine client ids
@@ -35,7 +36,7 @@ type chaosBooker struct {
 // pendingOp is an operation whose outcome was still unknown at its client's deadline.
 type pendingOp struct {
 	client int
-	in     seatInput
+	in     model.Input
 	call   int64
 	f      flight.Flight
 	req    bookRequest // reserve
@@ -74,9 +75,9 @@ func (c *chaosBooker) setAside(op pendingOp) {
 
 func (c *chaosBooker) reserve(f flight.Flight, seats int) {
 	key := newKey(fmt.Sprintf("lin%d", c.client))
-	in := seatInput{kind: opReserve, flight: flightName(f), capacity: f.Seats, seats: seats, key: key}
+	in := model.Input{Kind: model.Reserve, Flight: flightName(f), Capacity: f.Seats, Seats: seats, Key: key}
 	req := oneLeg(f, seats)
-	call := c.h.now()
+	call := c.h.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), c.opTimeout)
 	defer cancel()
 	out, ok := c.reserveOutcome(c.api.bookUntilDefinite(ctx, key, req), f, seats)
@@ -84,33 +85,33 @@ func (c *chaosBooker) reserve(f flight.Flight, seats int) {
 		c.setAside(pendingOp{client: c.client, in: in, call: call, f: f, req: req})
 		return
 	}
-	c.h.add(c.client, in, call, out, c.h.now())
-	if out.outcome == outOK {
-		c.mine[f.Key()] = append(c.mine[f.Key()], out.id)
+	c.h.Add(c.client, in, call, out, c.h.Now())
+	if out.Outcome == model.OK {
+		c.mine[f.Key()] = append(c.mine[f.Key()], out.ID)
 	}
 }
 
 // reserveOutcome classifies a reserve's answer; ok is false when it settles nothing.
-func (c *chaosBooker) reserveOutcome(ans restAnswer, f flight.Flight, seats int) (seatOutput, bool) {
+func (c *chaosBooker) reserveOutcome(ans restAnswer, f flight.Flight, seats int) (model.Output, bool) {
 	switch {
 	case !ans.definite():
 		if ans.status == http.StatusInternalServerError {
 			c.problem("reserve %s: %v", f.Number, ans)
 		}
-		return seatOutput{}, false
+		return model.Output{}, false
 	case ans.status == http.StatusCreated || ans.status == http.StatusOK:
 		b, err := ans.booking()
 		if err != nil || b.Seats != seats || len(b.Legs) != 1 || b.Legs[0].Flight != f.Number ||
 			!bookingIDPattern("star").MatchString(b.ID) {
 			c.problem("reserve %d of %s answered %v", seats, f.Number, ans)
-			return seatOutput{}, false
+			return model.Output{}, false
 		}
-		return seatOutput{outcome: outOK, id: b.ID}, true
+		return model.Output{Outcome: model.OK, ID: b.ID}, true
 	case ans.status == http.StatusConflict:
-		return seatOutput{outcome: outFull}, true
+		return model.Output{Outcome: model.Full}, true
 	}
 	c.problem("reserve %d of %s answered %v", seats, f.Number, ans)
-	return seatOutput{}, false
+	return model.Output{}, false
 }
 
 func (c *chaosBooker) cancel(f flight.Flight) {
@@ -118,8 +119,8 @@ func (c *chaosBooker) cancel(f flight.Flight) {
 	i := c.rng.IntN(len(live))
 	id := live[i]
 	c.mine[f.Key()] = append(live[:i:i], live[i+1:]...)
-	in := seatInput{kind: opCancel, flight: flightName(f), capacity: f.Seats, id: id}
-	call := c.h.now()
+	in := model.Input{Kind: model.Cancel, Flight: flightName(f), Capacity: f.Seats, ID: id}
+	call := c.h.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), c.opTimeout)
 	defer cancel()
 	out, ok := c.cancelOutcome(cancelUntilDefinite(ctx, c.api, id), id)
@@ -127,7 +128,7 @@ func (c *chaosBooker) cancel(f flight.Flight) {
 		c.setAside(pendingOp{client: c.client, in: in, call: call, f: f})
 		return
 	}
-	c.h.add(c.client, in, call, out, c.h.now())
+	c.h.Add(c.client, in, call, out, c.h.Now())
 }
 
 func cancelUntilDefinite(ctx context.Context, api bookingAPI, id string) restAnswer {
@@ -144,40 +145,40 @@ func cancelUntilDefinite(ctx context.Context, api bookingAPI, id string) restAns
 	}
 }
 
-func (c *chaosBooker) cancelOutcome(ans restAnswer, id string) (seatOutput, bool) {
+func (c *chaosBooker) cancelOutcome(ans restAnswer, id string) (model.Output, bool) {
 	switch {
 	case !ans.definite():
 		if ans.status == http.StatusInternalServerError {
 			c.problem("cancel %s: %v", id, ans)
 		}
-		return seatOutput{}, false
+		return model.Output{}, false
 	case ans.status == http.StatusOK:
 		if b, err := ans.booking(); err != nil || b.ID != id || b.Status != "cancelled" {
 			c.problem("cancel %s answered %v", id, ans)
-			return seatOutput{}, false
+			return model.Output{}, false
 		}
-		return seatOutput{outcome: outOK}, true
+		return model.Output{Outcome: model.OK}, true
 	case ans.status == http.StatusNotFound:
-		return seatOutput{outcome: outMissing}, true
+		return model.Output{Outcome: model.Missing}, true
 	}
 	c.problem("cancel %s answered %v", id, ans)
-	return seatOutput{}, false
+	return model.Output{}, false
 }
 
 // read is one linearizable seat read; one without an answer constrains nothing and is dropped.
 func (c *chaosBooker) read(f flight.Flight) {
-	in := seatInput{kind: opRead, flight: flightName(f), capacity: f.Seats}
-	call := c.h.now()
+	in := model.Input{Kind: model.Read, Flight: flightName(f), Capacity: f.Seats}
+	call := c.h.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s, ans := c.api.seats(ctx, "star", refOf(f))
-	ret := c.h.now()
+	ret := c.h.Now()
 	switch {
 	case ans.err == nil && ans.status == http.StatusOK:
 		if s.Capacity != f.Seats || s.Left != s.Capacity-s.Booked {
 			c.problem("seats of %s: %+v (capacity %d)", f.Number, s, f.Seats)
 		}
-		c.h.add(c.client, in, call, seatOutput{outcome: outOK, booked: s.Booked}, ret)
+		c.h.Add(c.client, in, call, model.Output{Outcome: model.OK, Booked: s.Booked}, ret)
 	case ans.status == http.StatusInternalServerError || (ans.definite() && ans.status != http.StatusOK):
 		c.problem("seats of %s: %v", f.Number, ans)
 	}
@@ -188,15 +189,15 @@ func (c *chaosBooker) read(f flight.Flight) {
 func (c *chaosBooker) resolve(op pendingOp, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	var out seatOutput
+	var out model.Output
 	var ok bool
-	if op.in.kind == opReserve {
-		out, ok = c.reserveOutcome(c.api.bookUntilDefinite(ctx, op.in.key, op.req), op.f, op.in.seats)
+	if op.in.Kind == model.Reserve {
+		out, ok = c.reserveOutcome(c.api.bookUntilDefinite(ctx, op.in.Key, op.req), op.f, op.in.Seats)
 	} else {
-		out, ok = c.cancelOutcome(cancelUntilDefinite(ctx, c.api, op.in.id), op.in.id)
+		out, ok = c.cancelOutcome(cancelUntilDefinite(ctx, c.api, op.in.ID), op.in.ID)
 	}
 	if !ok {
-		out = seatOutput{outcome: outUnknown}
+		out = model.Output{Outcome: model.Unknown}
 	}
-	c.h.add(op.client, op.in, op.call, out, c.h.now())
+	c.h.Add(op.client, op.in, op.call, out, c.h.Now())
 }

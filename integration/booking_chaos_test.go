@@ -14,6 +14,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/robustness/model"
 )
 
 // TestBookingsLinearizable runs 4 clients reserving, cancelling and reading seats on three small
@@ -50,7 +51,7 @@ func TestBookingsLinearizable(t *testing.T) {
 // each for up to a few seconds — and now and then pauses two machines at once, so that the
 // alliance has no quorum for a while. It waits for the machines to be back before the next
 // fault, and returns the faults as annotations for the history's picture.
-func injectBookingFaults(t *testing.T, a *testAlliance, rng *rand.Rand, duration time.Duration, h *bookingHistory) []porcupine.Annotation {
+func injectBookingFaults(t *testing.T, a *testAlliance, rng *rand.Rand, duration time.Duration, h *model.History) []porcupine.Annotation {
 	var notes []porcupine.Annotation
 	count := map[string]int{}
 	end := time.Now().Add(duration)
@@ -71,7 +72,7 @@ func injectBookingFaults(t *testing.T, a *testAlliance, rng *rand.Rand, duration
 		if kind == "pause-two" {
 			hold += 2 * time.Second // longer than a client waits for an answer: outcomes left unknown
 		}
-		from := h.now()
+		from := h.Now()
 		for _, v := range victims {
 			switch kind {
 			case "kill":
@@ -93,7 +94,7 @@ func injectBookingFaults(t *testing.T, a *testAlliance, rng *rand.Rand, duration
 				a.heal(v)
 			}
 		}
-		until := h.now()
+		until := h.Now()
 		for _, v := range victims {
 			if err := waitBack(a, v, 60*time.Second); err != nil {
 				t.Fatalf("after %s of %v for %v: %v", kind, victims, hold, err)
@@ -101,7 +102,7 @@ func injectBookingFaults(t *testing.T, a *testAlliance, rng *rand.Rand, duration
 		}
 		count[kind]++
 		what := kind + " " + strings.Join(victims, ",")
-		t.Logf("%s for %v; back %v later", what, hold.Round(time.Millisecond), time.Duration(h.now()-until).Round(time.Millisecond))
+		t.Logf("%s for %v; back %v later", what, hold.Round(time.Millisecond), time.Duration(h.Now()-until).Round(time.Millisecond))
 		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: from, End: until, Description: what, BackgroundColor: "#fdd"})
 	}
 	t.Logf("faults: %d kills, %d pauses, %d partitions, %d pauses of two machines (no quorum)",

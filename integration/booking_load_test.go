@@ -11,6 +11,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/robustness/model"
 )
 
 // bookingLoad is clients (chaosBooker) reserving, cancelling and reading seats on a few small
@@ -19,7 +20,7 @@ import (
 type bookingLoad struct {
 	w        *bookingWorld
 	flights  []flight.Flight
-	h        *bookingHistory
+	h        *model.History
 	ids      atomic.Int64 // porcupine client ids
 	mu       sync.Mutex   // guards pending and problems, for the clients
 	pending  []pendingOp
@@ -45,7 +46,7 @@ func fewSeats(flights *[]flight.Flight) func(map[string][]flight.Flight) map[fli
 // startBookingLoad starts n clients on flights (as the alliance has them: bookingWorld.flight),
 // each with its own random sequence of operations drawn from seed.
 func startBookingLoad(w *bookingWorld, flights []flight.Flight, seed uint64, n int) *bookingLoad {
-	l := &bookingLoad{w: w, flights: flights, h: newBookingHistory()}
+	l := &bookingLoad{w: w, flights: flights, h: model.NewHistory()}
 	ctx, stop := context.WithCancel(context.Background())
 	l.stop = stop
 	// A test that fails before finish leaves no client running against servers torn down.
@@ -90,14 +91,14 @@ func (l *bookingLoad) check(t *testing.T, checkFor time.Duration, ledger func(),
 	}
 	final := int(l.ids.Add(1))
 	for _, f := range l.flights {
-		call := l.h.now()
+		call := l.h.Now()
 		s := l.w.api.mustSeats(t, "star", refOf(f))
-		l.h.add(final, seatInput{kind: opRead, flight: flightName(f), capacity: f.Seats}, call,
-			seatOutput{outcome: outOK, booked: s.Booked}, l.h.now())
+		l.h.Add(final, model.Input{Kind: model.Read, Flight: flightName(f), Capacity: f.Seats}, call,
+			model.Output{Outcome: model.OK, Booked: s.Booked}, l.h.Now())
 	}
 
-	ops := l.h.operations()
-	t.Logf("%d operations (%d set aside as unknown and retried at the end): %s", len(ops), len(l.pending), historyCounts(ops))
+	ops := l.h.Operations()
+	t.Logf("%d operations (%d set aside as unknown and retried at the end): %s", len(ops), len(l.pending), model.Counts(ops))
 	for _, p := range l.problems {
 		t.Errorf("an answer the contract does not allow: %s", p)
 	}
@@ -106,7 +107,7 @@ func (l *bookingLoad) check(t *testing.T, checkFor time.Duration, ledger func(),
 	}
 	start := time.Now()
 	// Checking takes about a tenth of the run (a 3-minute run: 100k operations, 20s).
-	if res := checkBookingHistory(t, ops, max(time.Minute, checkFor), notes...); res == porcupine.Ok {
+	if res := model.Check(t, ops, max(time.Minute, checkFor), keptLogsDir(t), notes...); res == porcupine.Ok {
 		t.Logf("the history is linearizable per flight (checked in %v)", time.Since(start).Round(time.Millisecond))
 	}
 	return ops

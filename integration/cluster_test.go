@@ -12,6 +12,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/tests/robustness/model"
 )
 
 // TestCluster runs deploy/compose's alliance — three airline servers and a search server, each in
@@ -127,7 +128,7 @@ func TestCluster(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("bookings: %d operations, %s", len(ops), historyCounts(ops))
+	t.Logf("bookings: %d operations, %s", len(ops), model.Counts(ops))
 
 	held := map[flight.Key][]string{} // the bookings the clients hold at the end (held or confirmed)
 	for _, b := range bookings.bookers {

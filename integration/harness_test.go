@@ -77,7 +77,7 @@ func startProc(t testing.TB, dir, name, bin string, args ...string) *proc {
 		// GODEBUG=gctrace=1 say).
 		keep := os.Getenv("FA_KEEP_LOGS")
 		if t.Failed() {
-			keep = filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
+			keep = keptLogsDir(t)
 		}
 		if keep != "" {
 			if os.MkdirAll(keep, 0o755) == nil {
@@ -95,6 +95,11 @@ func startProc(t testing.TB, dir, name, bin string, args ...string) *proc {
 		}
 	})
 	return p
+}
+
+// keptLogsDir is where a failed test keeps its logs (startProc copies them there).
+func keptLogsDir(t testing.TB) string {
+	return filepath.Join(os.TempDir(), "flightalliance-failed", strings.ReplaceAll(t.Name(), "/", "_"))
 }
 
 func (p *proc) start(t testing.TB) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework/goroutines"
 )
 
 // watchedProcess is a process TestNothingLeaksRoundAfterRound follows: its /metrics, where it
@@ -24,7 +26,7 @@ type watchedProcess struct {
 }
 
 // processLevel is what a process holds: goroutines and open files (sockets included), less
-// those of the connections it keeps open between requests (goroutineStacks.pooled), and how
+// those of the connections it keeps open between requests (goroutines.Stacks.Pooled), and how
 // many of those there are.
 type processLevel struct{ goroutines, fds, pooled float64 }
 
@@ -55,7 +57,7 @@ func (l processLevel) within(base processLevel) error {
 type levelSnapshot struct {
 	procs  []watchedProcess
 	levels map[string]processLevel
-	stacks map[string]goroutineStacks
+	stacks map[string]goroutines.Stacks
 	files  map[string]map[string]int // process → what its open files are → how many
 }
 
@@ -68,8 +70,8 @@ func readLevels(t testing.TB, procs []watchedProcess) map[string]processLevel {
 			t.Fatalf("%s is not running", p.name)
 		}
 		stacks := readStacks(t, p)
-		goroutines, conns := stacks.pooled()
-		out[p.name] = processLevel{goroutines: float64(stacks.total() - goroutines),
+		goroutines, conns := stacks.Pooled()
+		out[p.name] = processLevel{goroutines: float64(stacks.Total() - goroutines),
 			fds: metricSum(t, p.metrics, "process_open_fds") - float64(conns), pooled: float64(conns)}
 	}
 	return out
@@ -106,7 +108,7 @@ func restingLevels(t testing.TB, procs []watchedProcess) map[string]processLevel
 // baselineOf is the processes' resting levels now, with their goroutines' stacks.
 func baselineOf(t testing.TB, procs []watchedProcess) *levelSnapshot {
 	t.Helper()
-	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutineStacks{},
+	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutines.Stacks{},
 		files: map[string]map[string]int{}}
 	for _, p := range procs {
 		s.stacks[p.name], s.files[p.name] = readStacks(t, p), openFiles(p.proc.pid())
@@ -166,7 +168,7 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 	}
 	var grew []growth
 	for stack, n := range now {
-		if d := n - s.stacks[p.name][stack]; d > 0 && stack != "" && kindOf(stack) == "" {
+		if d := n - s.stacks[p.name][stack]; d > 0 && stack != "" && goroutines.KindOf(stack) == "" {
 			grew = append(grew, growth{stack, d})
 		}
 	}
@@ -187,9 +189,9 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 }
 
 // readStacks reads p's goroutine profile from its --pprof address.
-func readStacks(t testing.TB, p watchedProcess) goroutineStacks {
+func readStacks(t testing.TB, p watchedProcess) goroutines.Stacks {
 	t.Helper()
-	return parseStacks(bytes.NewReader(p.profile(t, "goroutine?debug=1")))
+	return goroutines.Parse(bytes.NewReader(p.profile(t, "goroutine?debug=1")))
 }
 
 // profile fetches one of p's runtime profiles (/debug/pprof/<query>) from its --pprof address.

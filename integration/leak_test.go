@@ -15,7 +15,7 @@ import (
 // and checks that after every round from the third each process comes back to the goroutines
 // and open files it had after the second (less those of the connections it keeps open between
 // requests, whose number follows the round before, and which must stay bounded: see
-// goroutineStacks.pooled): a goroutine, a file or a connection left behind per request, per
+// goroutines.Stacks.Pooled): a goroutine, a file or a connection left behind per request, per
 // hedge, per abandoned call or per booking would grow round after round, and a daemon that runs
 // for months would run out. When one does not come back, the test names the stacks whose
 // goroutines grew and the open files that did (/proc), and keeps both goroutine profiles.

@@ -1,4 +1,4 @@
-package integration
+package goroutines
 
 import (
 	"fmt"
@@ -75,32 +75,32 @@ var (
 	}
 )
 
-// TestPooledTellsKeptConnectionsFromLeaks checks kindOf on each kind of stack, and pooled's counts
+// TestPooledTellsKeptConnectionsFromLeaks checks KindOf on each kind of stack, and Pooled's counts
 // on a profile of them all: a writer or a loop is left out only beside a reader of its kind.
 func TestPooledTellsKeptConnectionsFromLeaks(t *testing.T) {
 	for _, c := range []struct {
 		stack []string
 		kind  string
 	}{
-		{stackIdleClientReader, h1ClientReader}, {stackClientWriter, h1ClientWriter}, {stackUnreadBody, ""},
-		{stackIdleServerConn, h1ServerReader}, {stackHandlerReadingBody, ""}, {stackH2ServerReader, h2ServerReader},
-		{stackH2ServerConnLoop, h2ServerLoop}, {stackH2Client, h2ClientReader}, {stackCallerWaiting, ""}, {stackLeaked, ""},
+		{stackIdleClientReader, H1ClientReader}, {stackClientWriter, H1ClientWriter}, {stackUnreadBody, ""},
+		{stackIdleServerConn, H1ServerReader}, {stackHandlerReadingBody, ""}, {stackH2ServerReader, H2ServerReader},
+		{stackH2ServerConnLoop, H2ServerLoop}, {stackH2Client, H2ClientReader}, {stackCallerWaiting, ""}, {stackLeaked, ""},
 	} {
-		if got := kindOf(strings.Join(c.stack, "\n")); got != c.kind {
+		if got := KindOf(strings.Join(c.stack, "\n")); got != c.kind {
 			t.Errorf("%s: %q, want %q", c.stack[len(c.stack)-1], got, c.kind)
 		}
 	}
 
 	// 7 idle client connections and 1 with its body unread: 8 writers, 7 left out. 2 HTTP/2
 	// server connections, 3 loops (one whose reader is gone): 2 left out.
-	stacks := parseStacks(strings.NewReader(profileText(map[int][]string{
+	stacks := Parse(strings.NewReader(profileText(map[int][]string{
 		7: stackIdleClientReader, 8: stackClientWriter, 1: stackUnreadBody, 5: stackIdleServerConn, 4: stackHandlerReadingBody,
 		2: stackH2ServerReader, 3: stackH2ServerConnLoop, 6: stackH2Client, 9: stackCallerWaiting, 11: stackLeaked,
 	})))
-	if got, want := stacks.total(), 7+8+1+5+4+2+3+6+9+11; got != want {
+	if got, want := stacks.Total(), 7+8+1+5+4+2+3+6+9+11; got != want {
 		t.Fatalf("parsed %d goroutines, want %d:\n%v", got, want, stacks)
 	}
-	goroutines, conns := stacks.pooled()
+	goroutines, conns := stacks.Pooled()
 	if wantConns := 7 + 5 + 2 + 6; conns != wantConns {
 		t.Errorf("%d kept connections, want %d", conns, wantConns)
 	}

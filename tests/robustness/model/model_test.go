@@ -1,4 +1,4 @@
-package integration
+package model
 
 import (
 	"fmt"
@@ -20,26 +20,26 @@ const never = math.MaxInt64
 type hop struct {
 	client    int
 	call, ret int64
-	in        seatInput
-	out       seatOutput
+	in        Input
+	out       Output
 }
 
-func reserve(flight string, capacity, seats int) seatInput {
-	return seatInput{kind: opReserve, flight: flight, capacity: capacity, seats: seats}
+func reserve(flight string, capacity, seats int) Input {
+	return Input{Kind: Reserve, Flight: flight, Capacity: capacity, Seats: seats}
 }
-func cancelOf(flight, id string) seatInput {
-	return seatInput{kind: opCancel, flight: flight, id: id}
+func cancelOf(flight, id string) Input {
+	return Input{Kind: Cancel, Flight: flight, ID: id}
 }
-func readOf(flight string) seatInput { return seatInput{kind: opRead, flight: flight} }
+func readOf(flight string) Input { return Input{Kind: Read, Flight: flight} }
 
-func booked(id string) seatOutput { return seatOutput{outcome: outOK, id: id} }
-func reads(n int) seatOutput      { return seatOutput{outcome: outOK, booked: n} }
+func booked(id string) Output { return Output{Outcome: OK, ID: id} }
+func reads(n int) Output      { return Output{Outcome: OK, Booked: n} }
 
 var (
-	full      = seatOutput{outcome: outFull}
-	cancelled = seatOutput{outcome: outOK}
-	missing   = seatOutput{outcome: outMissing}
-	unknown   = seatOutput{outcome: outUnknown}
+	full      = Output{Outcome: Full}
+	cancelled = Output{Outcome: OK}
+	missing   = Output{Outcome: Missing}
+	unknown   = Output{Outcome: Unknown}
 )
 
 func historyOf(ops ...hop) []porcupine.Operation {
@@ -115,7 +115,7 @@ func TestBookingModelLinearizable(t *testing.T) {
 		),
 	} {
 		t.Run(name, func(t *testing.T) {
-			if res := checkBookingHistory(t, h, 10*time.Second); res != porcupine.Ok {
+			if res := Check(t, h, 10*time.Second, t.TempDir()); res != porcupine.Ok {
 				t.Fatalf("want linearizable, got %s", res)
 			}
 		})
@@ -182,7 +182,7 @@ func TestBookingModelNotLinearizable(t *testing.T) {
 		),
 	} {
 		t.Run(name, func(t *testing.T) {
-			res, _ := porcupine.CheckOperationsVerbose(seatModel, h, 10*time.Second)
+			res, _ := porcupine.CheckOperationsVerbose(Seats, h, 10*time.Second)
 			if res != porcupine.Illegal {
 				t.Fatalf("want not linearizable, got %s", res)
 			}
@@ -190,18 +190,18 @@ func TestBookingModelNotLinearizable(t *testing.T) {
 	}
 }
 
-// A failed check leaves porcupine's picture in the kept-logs directory.
+// A failed check leaves porcupine's picture in the directory it is given (a test's kept logs).
 func TestBookingModelVisualization(t *testing.T) {
 	h := historyOf(
 		hop{0, 0, 1, reserve("LY/LY001", 1, 1), booked("AAAAAAAA")},
 		hop{1, 2, 3, reserve("LY/LY001", 1, 1), booked("BBBBBBBB")},
 	)
 	inner := &recordingTB{TB: t, name: t.Name() + "_inner"}
-	if res := checkBookingHistory(inner, h, 10*time.Second); res != porcupine.Illegal || !inner.failed {
+	dir := t.TempDir()
+	if res := Check(inner, h, 10*time.Second, dir); res != porcupine.Illegal || !inner.failed {
 		t.Fatalf("check: %s, failed %v", res, inner.failed)
 	}
-	path := filepath.Join(keptLogsDir(inner), "bookings-linearizability.html")
-	defer os.RemoveAll(keptLogsDir(inner))
+	path := filepath.Join(dir, "bookings-linearizability.html")
 	page, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
