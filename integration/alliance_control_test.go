@@ -7,11 +7,12 @@ import (
 	"syscall"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework/membership"
 )
 
 // kill sends SIGKILL (a paused machine dies too, and is no longer paused).
 func (a *testAlliance) kill(name string) {
-	a.watch.set(name, stateFaulted)
+	a.watch.Set(name, membership.Faulted)
 	a.machines[name].down = true
 	a.machines[name].proc.kill()
 	a.machines[name].paused = false
@@ -20,24 +21,24 @@ func (a *testAlliance) kill(name string) {
 // restart runs the machine again with the same command line.
 func (a *testAlliance) restart(name string) {
 	m := a.machines[name]
-	a.watch.set(name, stateFaulted)
+	a.watch.Set(name, membership.Faulted)
 	m.down = true
 	m.proc.kill()
 	m.down, m.paused = false, false
 	m.proc.start(a.t)
-	a.watch.started(m, true)
+	a.watch.Started(m.name, m.url(), m.proc.log, m.proc.running, true)
 }
 
 // leave sends SIGTERM: the machine hands its sellers over and exits.
 func (a *testAlliance) leave(name string) {
-	a.watch.set(name, stateFaulted)
+	a.watch.Set(name, membership.Faulted)
 	a.machines[name].down = true
 	a.machines[name].proc.signal(syscall.SIGTERM)
 }
 
 // pause stops a machine with SIGSTOP (a GC pause or a stuck VM in miniature); resume continues it.
 func (a *testAlliance) pause(name string) {
-	a.watch.set(name, statePaused)
+	a.watch.Set(name, membership.Paused)
 	a.machines[name].paused = true
 	a.machines[name].proc.signal(syscall.SIGSTOP)
 }
@@ -45,7 +46,7 @@ func (a *testAlliance) pause(name string) {
 func (a *testAlliance) resume(name string) {
 	a.machines[name].proc.signal(syscall.SIGCONT)
 	a.machines[name].paused = false
-	a.watch.set(name, stateUp)
+	a.watch.Set(name, membership.Up)
 }
 
 // partition cuts the machine off: nothing reaches it through its proxies. heal undoes it.
@@ -57,7 +58,7 @@ func (a *testAlliance) cutEtcd(name string) { a.cutOff(name, "peer", "client") }
 
 // cutOff blackholes the named proxies of a machine (soap, peer, client).
 func (a *testAlliance) cutOff(name string, proxies ...string) {
-	a.watch.set(name, stateFaulted)
+	a.watch.Set(name, membership.Faulted)
 	a.machines[name].cut = true
 	for _, p := range proxies {
 		a.net.blackhole(name + "-" + p)
@@ -69,7 +70,7 @@ func (a *testAlliance) heal(name string) {
 		a.net.restore(p)
 	}
 	a.machines[name].cut = false
-	a.watch.set(name, stateUp)
+	a.watch.Set(name, membership.Up)
 }
 
 // crashed names a machine whose process exited without the test stopping it.

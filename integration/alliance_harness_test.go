@@ -10,6 +10,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/tests/framework/membership"
 )
 
 // testDate is the first day of the generated schedules.
@@ -65,7 +66,7 @@ type testAlliance struct {
 	search   []string
 	peers    string
 	net      *faultNet // proxies in front of every machine, when the test injects partitions
-	watch    *membershipWatch
+	watch    *membership.Watch
 	// In a secure alliance every machine has a certificate of the test CA and the alliance's
 	// token (tokenFile); its URLs are https://.
 	secure    bool
@@ -143,7 +144,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	}
 	a := &testAlliance{t: t, dir: dir, name: name, machines: map[string]*machine{}, data: data,
 		active: map[string]bool{}, search: opts.search, net: net, secure: !opts.open,
-		watch: watchMembership(t)}
+		watch: membership.Start(t, getJSON)}
 	if a.secure {
 		a.token, a.tokenFile = allianceToken(t, name)
 	}
@@ -215,7 +216,7 @@ func (a *testAlliance) start(name string) {
 	}
 	m.down = false
 	m.proc = startProc(a.t, a.dir, name, "airline", args...)
-	a.watch.started(m, false)
+	a.watch.Started(m.name, m.url(), m.proc.log, m.proc.running, false)
 }
 
 // add starts a new machine that joins the running alliance with --join.

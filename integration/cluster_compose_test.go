@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework/membership"
 )
 
 // The in-container addresses of deploy/compose's services (the same on every host: each
@@ -39,7 +40,7 @@ type cluster struct {
 	mu       sync.Mutex
 	machines map[string]*clusterMachine
 	extra    []string // containers started outside Compose (a machine added later), by id
-	watch    *membershipWatch
+	watch    *membership.Watch
 }
 
 // clusterMachine is one airline server's container, as the membership watch follows it.
@@ -129,7 +130,7 @@ func (c *cluster) started(m *clusterMachine, id string, restart bool) {
 	m.mu.Lock()
 	m.id, m.up = id, true
 	m.mu.Unlock()
-	c.watch.startedAs(m.name, m.url(), m.log, m, restart)
+	c.watch.Started(m.name, m.url(), m.log, m.running, restart)
 }
 
 // syncLogs copies every machine's Docker log to its file, for the membership watch to read.

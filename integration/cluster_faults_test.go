@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"time"
+
+	"flightalliance/tests/framework/membership"
 )
 
 // The faults the cluster suite injects into one machine's container, and what undoes each. Each
@@ -37,7 +39,7 @@ func (m *clusterMachine) setUp(up bool) {
 func (c *cluster) kill(name string) {
 	c.t.Logf("%s: docker kill %s", clock(time.Now()), name)
 	m := c.machine(name)
-	c.watch.set(name, stateFaulted)
+	c.watch.Set(name, membership.Faulted)
 	m.setUp(false)
 	docker(c.t, "kill", "--signal", "KILL", m.container())
 }
@@ -53,21 +55,21 @@ func (c *cluster) start(name string) {
 // pause freezes the container's processes (the cgroup freezer), as a stalled VM would be.
 func (c *cluster) pause(name string) {
 	c.t.Logf("%s: docker pause %s", clock(time.Now()), name)
-	c.watch.set(name, statePaused)
+	c.watch.Set(name, membership.Paused)
 	docker(c.t, "pause", c.machine(name).container())
 }
 
 func (c *cluster) unpause(name string) {
 	c.t.Logf("%s: docker unpause %s", clock(time.Now()), name)
 	docker(c.t, "unpause", c.machine(name).container())
-	c.watch.set(name, stateUp)
+	c.watch.Set(name, membership.Up)
 }
 
 // disconnect takes the container off the network: the others' packets to it vanish (its address
 // no longer answers on the bridge), and it can reach no one.
 func (c *cluster) disconnect(name string) {
 	c.t.Logf("%s: docker network disconnect %s", clock(time.Now()), name)
-	c.watch.set(name, stateFaulted)
+	c.watch.Set(name, membership.Faulted)
 	docker(c.t, "network", "disconnect", c.network(), c.machine(name).container())
 }
 
@@ -99,7 +101,7 @@ func (c *cluster) reconnect(name string) {
 		return nil
 	})
 	c.t.Logf("%s: %s answers again, %v after docker network connect", clock(time.Now()), name, took.Round(10*time.Millisecond))
-	c.watch.set(name, stateUp)
+	c.watch.Set(name, membership.Up)
 }
 
 // readyz is a machine's GET /readyz on its probe port: nil once it answers 200.
@@ -130,12 +132,12 @@ func (c *cluster) waitBack(within time.Duration, names ...string) time.Duration 
 			if err := c.readyz(ctx, n); err != nil {
 				return err
 			}
-			var st watchedStatus
+			var st membership.Status
 			if err := getJSON(ctx, c.machine(n).url()+"/status", &st); err != nil {
 				return err
 			}
-			if !st.quorum() || !st.inView(n) {
-				return fmt.Errorf("%s: quorum %v, in its view %v", n, st.quorum(), st.inView(n))
+			if !st.Quorum() || !st.InView(n) {
+				return fmt.Errorf("%s: quorum %v, in its view %v", n, st.Quorum(), st.InView(n))
 			}
 		}
 		return nil
@@ -148,7 +150,7 @@ func (c *cluster) waitBack(within time.Duration, names ...string) time.Duration 
 func (c *cluster) upgrade(name, image string) time.Duration {
 	c.t.Helper()
 	m := c.machine(name)
-	c.watch.set(name, stateFaulted)
+	c.watch.Set(name, membership.Faulted)
 	m.setUp(false)
 	c.composeWith(image, "up", "-d", "--no-deps", "--no-color", name)
 	c.started(m, c.containerOfWith(image, name), true)

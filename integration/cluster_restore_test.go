@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework/membership"
 )
 
 // backupRestore backs the running alliance up with `alliancectl backup` from a container on its
@@ -48,7 +49,7 @@ func (c *cluster) backupRestore(t *testing.T, api bookingAPI, held map[flight.Ke
 
 	names := c.machineNames()
 	for _, n := range names {
-		c.watch.set(n, stateFaulted)
+		c.watch.Set(n, membership.Faulted)
 		c.machine(n).setUp(false)
 	}
 	c.compose(append([]string{"--profile", "spare", "rm", "--stop", "--force", "-v"}, names...)...)

@@ -12,6 +12,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/tests/framework/membership"
 	"flightalliance/tests/robustness/model"
 )
 
@@ -88,7 +89,7 @@ func TestCluster(t *testing.T) {
 	run("whole alliance stopped and started from its volumes", func() time.Duration {
 		names := []string{"m1", "m2", "m3"}
 		for _, n := range names {
-			c.watch.set(n, stateFaulted)
+			c.watch.Set(n, membership.Faulted)
 			c.machine(n).setUp(false)
 		}
 		c.compose(append([]string{"stop", "--timeout", "60"}, names...)...)
@@ -205,8 +206,8 @@ func newCluster(t *testing.T, image string) *cluster {
 		file: filepath.Join(root, "deploy", "compose", "docker-compose.yml"), dir: t.TempDir(), image: image,
 		publish: freeAddr(t), machines: map[string]*clusterMachine{}}
 	c.base = "https://" + c.publish
-	c.watch = watchMembership(t)
-	c.watch.syncLogs = c.syncLogs
+	c.watch = membership.Start(t, getJSON)
+	c.watch.SyncLogs = c.syncLogs
 	t.Cleanup(c.down)
 
 	all := []string{"LY", "UA", "LH"}
@@ -281,10 +282,10 @@ func (c *cluster) delegate() string {
 	eventually(c.t, 30*time.Second, "a delegate", func() error {
 		for _, n := range []string{"m1", "m2", "m3"} {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			var st watchedStatus
+			var st membership.Status
 			err := getJSON(ctx, c.machine(n).url()+"/status", &st)
 			cancel()
-			if err == nil && st.quorum() && st.Delegate != "" {
+			if err == nil && st.Quorum() && st.Delegate != "" {
 				d = st.Delegate
 				return nil
 			}

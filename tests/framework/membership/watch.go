@@ -1,4 +1,4 @@
-package integration
+package membership
 
 import (
 	"context"
@@ -32,48 +32,49 @@ const (
 	agreeWithin = 5 * time.Second
 )
 
-// machineState is what the test did to a machine last.
-type machineState int
+// State is what the test did to a machine last.
+type State int
 
 const (
-	stateUp      machineState = iota // running as started: must stay a member
-	stateFaulted                     // killed, cut off or leaving: the alliance may remove it
-	statePaused                      // SIGSTOPped: it cannot answer, and may be removed
+	Up      State = iota // running as started: must stay a member
+	Faulted              // killed, cut off or leaving: the alliance may remove it
+	Paused               // SIGSTOPped: it cannot answer, and may be removed
 )
-
-// runner is a machine's process or container: whether it runs now.
-type runner interface{ running() bool }
 
 // watchedMachine is one machine as the watch follows it.
 type watchedMachine struct {
 	name, url, log string
-	proc           runner
-	state          machineState
+	running        func() bool // whether its process or container runs now
+	state          State
 	epoch          int       // bumped by every event, so a poll that overlapped one is ignored
 	memberID       uint64    // its etcd member since its last (re)start or heal, once a quorum lists it
 	upAt           time.Time // when it was last restarted, resumed or healed (zero: never faulted)
 	backBy         time.Time // restarted, resumed or healed: back in the view and member list by then
 }
 
-// membershipWatch checks the membership invariant of one test alliance.
-type membershipWatch struct {
-	t  testing.TB
-	mu sync.Mutex // guards everything below
+// Watch checks the membership invariant of one test alliance.
+type Watch struct {
+	t   testing.TB
+	get GetJSON
+	mu  sync.Mutex // guards everything below
 	// machines by name, in the order they were started.
 	machines map[string]*watchedMachine
 	reported map[string]bool
 	// since when the machines with quorum name different delegates, and since when a machine
 	// without quorum acts as delegate beside one with quorum (zero: not now).
 	disagreeSince, doubleSince time.Time
-	// syncLogs, when set, brings the machines' log files up to date before they are read (a
+	// SyncLogs, when set, brings the machines' log files up to date before they are read (a
 	// container's log is Docker's, copied on demand).
-	syncLogs func()
+	SyncLogs func()
 }
 
-// watchMembership starts the watch; it ends when the test ends (before its cleanups kill the
-// processes).
-func watchMembership(t testing.TB) *membershipWatch {
-	w := &membershipWatch{t: t, machines: map[string]*watchedMachine{}, reported: map[string]bool{}}
+// GetJSON reads url's JSON answer into out: the test's own HTTP client (its TLS, its timeouts).
+type GetJSON func(ctx context.Context, url string, out any) error
+
+// Start starts the watch, which reads every machine's GET /status with get; it ends when the
+// test ends (before its cleanups kill the processes).
+func Start(t testing.TB, get GetJSON) *Watch {
+	w := &Watch{t: t, get: get, machines: map[string]*watchedMachine{}, reported: map[string]bool{}}
 	ctx := t.Context()
 	go func() {
 		tick := time.NewTicker(watchEvery)
@@ -90,14 +91,9 @@ func watchMembership(t testing.TB) *membershipWatch {
 	return w
 }
 
-// started records that a machine's process was started (first start or a restart).
-func (w *membershipWatch) started(m *machine, restart bool) {
-	w.startedAs(m.name, m.url(), m.proc.log, m.proc, restart)
-}
-
-// startedAs records that the machine name, serving at url and logging to log, was started
-// (first start or a restart) as r.
-func (w *membershipWatch) startedAs(name, url, log string, r runner, restart bool) {
+// Started records that the machine name, serving at url and logging to log, was started (first
+// start or a restart); running tells whether its process or container runs now.
+func (w *Watch) Started(name, url, log string, running func() bool, restart bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wm := w.machines[name]
@@ -105,7 +101,7 @@ func (w *membershipWatch) startedAs(name, url, log string, r runner, restart boo
 		wm = &watchedMachine{name: name, url: url, log: log}
 		w.machines[name] = wm
 	}
-	wm.proc, wm.state, wm.memberID, wm.epoch = r, stateUp, 0, wm.epoch+1
+	wm.running, wm.state, wm.memberID, wm.epoch = running, Up, 0, wm.epoch+1
 	wm.backBy = time.Time{}
 	if restart {
 		wm.upAt = time.Now()
@@ -113,8 +109,8 @@ func (w *membershipWatch) startedAs(name, url, log string, r runner, restart boo
 	}
 }
 
-// set records a fault (stateFaulted, statePaused) or a recovery (stateUp: resumed, healed).
-func (w *membershipWatch) set(name string, st machineState) {
+// Set records a fault (Faulted, Paused) or a recovery (Up: resumed, healed).
+func (w *Watch) Set(name string, st State) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wm := w.machines[name]
@@ -122,18 +118,18 @@ func (w *membershipWatch) set(name string, st machineState) {
 		return
 	}
 	wm.state, wm.epoch = st, wm.epoch+1
-	if st == stateUp {
+	if st == Up {
 		wm.upAt = time.Now()
 		wm.memberID, wm.backBy = 0, wm.upAt.Add(backWithin)
 	}
 }
 
 // check polls every running, unpaused machine and checks the invariant on their answers.
-func (w *membershipWatch) check(ctx context.Context) {
+func (w *Watch) check(ctx context.Context) {
 	w.mu.Lock()
 	var targets []watchedMachine
 	for _, wm := range w.machines {
-		if wm.state != statePaused && wm.proc.running() {
+		if wm.state != Paused && wm.running() {
 			targets = append(targets, *wm)
 		}
 	}
@@ -146,8 +142,8 @@ func (w *membershipWatch) check(ctx context.Context) {
 		wg.Go(func() {
 			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			defer cancel()
-			var st watchedStatus
-			if getJSON(pctx, m.url+"/status", &st) == nil {
+			var st Status
+			if w.get(pctx, m.url+"/status", &st) == nil {
 				amu.Lock()
 				answers[m.name] = polled{epoch: m.epoch, st: st}
 				amu.Unlock()
@@ -163,7 +159,7 @@ func (w *membershipWatch) check(ctx context.Context) {
 	defer w.mu.Unlock()
 	// Only answers of machines nothing happened to during the poll count.
 	for name, p := range answers {
-		if wm := w.machines[name]; wm == nil || wm.epoch != p.epoch || !wm.proc.running() {
+		if wm := w.machines[name]; wm == nil || wm.epoch != p.epoch || !wm.running() {
 			delete(answers, name)
 		}
 	}
@@ -172,11 +168,11 @@ func (w *membershipWatch) check(ctx context.Context) {
 }
 
 // checkMembers checks parts 1 and 2 of the invariant.
-func (w *membershipWatch) checkMembers(answers map[string]polled) {
+func (w *Watch) checkMembers(answers map[string]polled) {
 	now := time.Now()
 	for _, name := range slices.Sorted(maps.Keys(w.machines)) {
 		wm := w.machines[name]
-		if wm.state != stateUp || !wm.proc.running() {
+		if wm.state != Up || !wm.running() {
 			continue
 		}
 		own, answered := answers[name]
@@ -184,7 +180,7 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 		// that it leads a cluster that has removed it.
 		if other, ok := freshestView(answers, name); ok {
 			y := answers[other].st
-			if wm.memberID != 0 && !y.lists(wm.memberID) {
+			if wm.memberID != 0 && !y.Lists(wm.memberID) {
 				line, probedAt := w.lastRemoval(name)
 				if !wm.upAt.IsZero() && !probedAt.IsZero() && probedAt.Before(wm.upAt) {
 					w.t.Logf("membership watch: %s, back since %s, was removed on a probe begun at %s, before it came back; it must rejoin within %v (%s)",
@@ -195,7 +191,7 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 						wm.memberID, name, other, y.Member.Members, w.removalLine(name))
 				}
 			}
-			if wm.memberID == 0 && answered && own.st.Member != nil && y.lists(own.st.Member.ID) {
+			if wm.memberID == 0 && answered && own.st.Member != nil && y.Lists(own.st.Member.ID) {
 				wm.memberID = own.st.Member.ID
 			}
 		}
@@ -203,7 +199,7 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 			continue
 		}
 		back := wm.memberID != 0 && slices.ContainsFunc(slices.Collect(maps.Values(answers)), func(p polled) bool {
-			return p.st.quorum() && p.st.inView(name)
+			return p.st.Quorum() && p.st.InView(name)
 		})
 		switch {
 		case back:
@@ -217,22 +213,22 @@ func (w *membershipWatch) checkMembers(answers map[string]polled) {
 }
 
 // checkDelegates checks parts 3 and 4 of the invariant.
-func (w *membershipWatch) checkDelegates(answers map[string]polled) {
+func (w *Watch) checkDelegates(answers map[string]polled) {
 	now := time.Now()
 	named := map[string][]string{} // delegate → the machines with quorum that name it
 	var actingWith, actingWithout []string
 	for _, name := range slices.Sorted(maps.Keys(answers)) {
 		st := answers[name].st
-		if wm := w.machines[name]; wm.state != stateUp || wm.memberID == 0 {
+		if wm := w.machines[name]; wm.state != Up || wm.memberID == 0 {
 			// Not (yet) confirmed a member by another machine since its last start or fault:
 			// its claim of quorum may be stale (see checkMembers).
 			continue
 		}
-		if st.quorum() && st.Delegate != "" {
+		if st.Quorum() && st.Delegate != "" {
 			named[st.Delegate] = append(named[st.Delegate], name)
 		}
 		switch {
-		case st.Acting && st.quorum():
+		case st.Acting && st.Quorum():
 			actingWith = append(actingWith, name)
 		case st.Acting:
 			actingWithout = append(actingWithout, name)
@@ -262,7 +258,7 @@ func persists(since time.Time, holds bool, now time.Time) time.Time {
 }
 
 // violation fails the test once per key. Called with w.mu held.
-func (w *membershipWatch) violation(key, format string, args ...any) {
+func (w *Watch) violation(key, format string, args ...any) {
 	if w.reported[key] {
 		return
 	}

@@ -1,64 +1,12 @@
-package integration
+package membership
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// removalLine is the last log line of any machine that says it removed name's member.
-func (w *membershipWatch) removalLine(name string) string {
-	last, _ := w.lastRemoval(name)
-	if last == "" {
-		return "no machine logged removing it"
-	}
-	return fmt.Sprintf("log line: %s", last)
-}
-
-// lastRemoval is the latest log line (by its time) of any machine that says it removed name's
-// member, prefixed with that machine's name ("" if none), and when that remover's last probe of
-// it began (zero if the line does not say).
-func (w *membershipWatch) lastRemoval(name string) (string, time.Time) {
-	var last string
-	var lastAt time.Time
-	if w.syncLogs != nil {
-		w.syncLogs()
-	}
-	for _, wm := range w.machines {
-		f, err := os.Open(wm.log)
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if !strings.Contains(line, "removes unreachable member") || !strings.Contains(line, "dead="+name+" ") {
-				continue
-			}
-			if at := logTime(line, "time"); last == "" || !at.Before(lastAt) {
-				last, lastAt = wm.name+": "+line, at
-			}
-		}
-		f.Close()
-	}
-	return last, logTime(last, "last_probe_at")
-}
-
-// logTime is the time in a slog text line's field key (zero if the line has none).
-func logTime(line, key string) time.Time {
-	_, v, ok := strings.Cut(" "+line, " "+key+"=")
-	if !ok {
-		return time.Time{}
-	}
-	v, _, _ = strings.Cut(v, " ")
-	at, _ := time.Parse(time.RFC3339Nano, v)
-	return at
-}
 
 // TestLastRemovalReadsWhenTheProbeBegan: the watch finds the last removal of a machine among
 // every machine's log lines and reads when the remover's last probe began, which decides
@@ -76,7 +24,7 @@ func TestLastRemovalReadsWhenTheProbeBegan(t *testing.T) {
 		return `time=` + probedAt + ` level=WARN msg="coord reconciler removes unreachable member" member=m2 dead=` + dead +
 			` id=7451724a098e65ad unreachable_for=5.22s last_probe_at=` + probedAt + ` err="Get \"https://127.0.0.1:31136/members\": context deadline exceeded"`
 	}
-	w := &membershipWatch{t: t, machines: map[string]*watchedMachine{
+	w := &Watch{t: t, machines: map[string]*watchedMachine{
 		"m1": {name: "m1", log: write("m1", "noise", removal("m5", "2026-11-26T16:04:50.000000001Z"))},
 		"m2": {name: "m2", log: write("m2", removal("m5", "2026-11-26T16:05:01.504030201Z"), removal("m50", "2026-11-26T16:05:09Z"), "noise")},
 	}}
