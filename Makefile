@@ -7,7 +7,7 @@ TEST_FLAGS ?= -timeout 20m
 CHAOS ?= 5m
 CHAOS_REPLICAS ?= 3
 
-.PHONY: build deps test lint bench run chaos clean image cluster cluster-down
+.PHONY: build deps test test-unit test-e2e test-robustness lint bench run chaos clean image cluster cluster-down
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -22,21 +22,44 @@ deps:
 	if [ -n "$$missing" ]; then echo "installing" $$missing "(apt-get)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
-# make test: the unit packages under the race detector, then the tests that start real
-# processes (integration/, alliancectl's end to end) without it, never from go test's cache: they
-# run the binaries, whose changes the cache does not see (alliancectl's tests import little of
-# what the airline server is made of). The two run side by side, each picking its servers'
-# ports from its own part of the range (FA_PORTS, see internal/freeport): one must not take the
-# port of the other's machine while it is down, killed for a restart. Last, alone, the container
-# suite (TestCluster): deploy/compose's alliance in real containers, from images it builds.
-UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration -e /cmd/alliancectl)
+# The tests by kind. Unit tests start no process: every package but integration/, with
+# alliancectl's unit tests (its end-to-end tests, TestEndToEnd*, skip under -short; no other
+# unit test looks at -short), under the race detector. The process suites (integration/,
+# alliancectl's end to end) run without it and never from go test's cache: they run the binaries,
+# whose changes the cache does not see (alliancectl's tests import little of what the airline
+# server is made of). Of integration/, the robustness tests are the long chaos run and the
+# bookings' linearizability under faults (checked with porcupine); the rest are end to end.
+# The container suite (TestCluster): deploy/compose's alliance in real containers, from images
+# it builds.
+UNIT_PKGS = $(shell $(GO) list ./... | grep -v -e /integration)
+ROBUSTNESS_TESTS := TestChaos$$|TestBookingsLinearizable$$
+CLUSTER_TEST     := TestCluster$$
+E2E_ALLIANCECTL  := ^TestEndToEnd
 
-test: build deps
-	$(GO) test $(TEST_FLAGS) -race $(UNIT_PKGS)
-	FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) -skip 'TestCluster$$' ./integration/ & integration=$$!; \
-	FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) ./cmd/alliancectl/ & alliancectl=$$!; \
-	wait $$integration; i=$$?; wait $$alliancectl; a=$$?; test $$i -eq 0 && test $$a -eq 0
-	FA_PORTS=10000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run 'TestCluster$$' -v ./integration/
+test-unit: deps
+	$(GO) test $(TEST_FLAGS) -race -short $(UNIT_PKGS)
+
+# $(call process_suites,GO-TEST-FLAGS): integration/'s tests that GO-TEST-FLAGS select, and beside
+# them alliancectl's end to end. The two run side by side, each picking its servers' ports from
+# its own part of the range (FA_PORTS, see internal/freeport): one must not take the port of the
+# other's machine while it is down, killed for a restart.
+define process_suites
+FA_PORTS=10000-21999 $(GO) test -count=1 $(TEST_FLAGS) $(1) ./integration/ & integration=$$!; \
+FA_PORTS=22000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run '$(E2E_ALLIANCECTL)' ./cmd/alliancectl/ & alliancectl=$$!; \
+wait $$integration; i=$$?; wait $$alliancectl; a=$$?; test $$i -eq 0 && test $$a -eq 0
+endef
+
+test-e2e: build deps
+	$(call process_suites,-skip '$(CLUSTER_TEST)|$(ROBUSTNESS_TESTS)')
+
+test-robustness: build
+	FA_PORTS=10000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run '$(ROBUSTNESS_TESTS)' ./integration/
+
+# make test (what CI runs): the unit tests; then the end-to-end and robustness tests of
+# integration/ in one run, beside alliancectl's end to end; last, alone, the container suite.
+test: build deps test-unit
+	$(call process_suites,-skip '$(CLUSTER_TEST)')
+	FA_PORTS=10000-32000 $(GO) test -count=1 $(TEST_FLAGS) -run '$(CLUSTER_TEST)' -v ./integration/
 
 lint:
 	$(GO) vet ./...
