@@ -10,6 +10,8 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/internal/airlinecmd"
+	"flightalliance/internal/pki"
 	"flightalliance/tests/framework/membership"
 )
 
@@ -24,13 +26,19 @@ type machine struct {
 	client  string
 	sellers []string
 	dataDir string
-	extra   []string
-	scheme  string // "http://", or "https://" in a secure alliance
-	pprof   string // where it serves runtime profiles (--pprof), when allianceOpts.pprof
-	proc    *proc
-	down    bool // stopped on purpose by the test
-	paused  bool // SIGSTOPped by the test
-	cut     bool // partitioned by the test
+	join    string // the members it joins through (--join), when added to a running alliance
+	// zone and peerZones (every machine's "name=zone"), when the alliance has zones.
+	zone      string
+	peerZones []string
+	tokenFile string     // the alliance's token, in a secure alliance
+	tls       *pki.Files // its certificate, in a secure alliance
+	extra     []string   // the test's own flags, last on its command line
+	scheme    string     // "http://", or "https://" in a secure alliance
+	pprof     string     // where it serves runtime profiles (--pprof), when allianceOpts.pprof
+	proc      *proc
+	down      bool // stopped on purpose by the test
+	paused    bool // SIGSTOPped by the test
+	cut       bool // partitioned by the test
 
 	// With a faultNet, others reach the machine through these proxies.
 	soapProxy, peerProxy, clientProxy string
@@ -154,9 +162,6 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 	}
 	for _, n := range slices.Sorted(maps.Keys(sellersOf)) {
 		extra := slices.Clone(opts.extra)
-		if z, ok := opts.zones[n]; ok {
-			extra = append(extra, "--zone", z, "--peer-zones", strings.Join(zones, ","))
-		}
 		var pprof string
 		if opts.pprof {
 			pprof = freeAddr(t)
@@ -164,6 +169,9 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		}
 		m := a.newMachine(n, sellersOf[n], extra)
 		m.pprof = pprof
+		if z, ok := opts.zones[n]; ok {
+			m.zone, m.peerZones = z, zones
+		}
 		peers = append(peers, n+"="+m.scheme+m.advertisedPeer())
 	}
 	a.peers = strings.Join(peers, ",")
@@ -176,7 +184,8 @@ func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine
 		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra, scheme: "http://"}
 	if a.secure {
 		m.scheme = "https://"
-		m.extra = append(append([]string{"--token-file", a.tokenFile}, tlsArgs(issueFiles(a.t, a.dir, name))...), m.extra...)
+		files := issueFiles(a.t, a.dir, name)
+		m.tokenFile, m.tls = a.tokenFile, &files
 	}
 	if a.net != nil {
 		m.soapProxy = a.net.proxy(name+"-soap", m.listen)
@@ -188,29 +197,27 @@ func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine
 	return m
 }
 
+// args is the machine's command line (without the binary): with --peers, or --join when it
+// joins a running alliance. airlinecmd builds it, as it does alliancectl's.
 func (a *testAlliance) args(m *machine) []string {
-	args := []string{"--name", m.name, "--alliance", a.name, "--listen", m.listen,
-		"--peer-listen", m.peer, "--client-listen", m.client, "--data-dir", m.dataDir,
-		"--log-level", "info"}
-	for _, s := range m.sellers {
-		args = append(args, "--seller", s+"="+filepath.Join(a.dir, "data", s+".csv"))
+	cmd := airlinecmd.Machine{Name: m.name, Alliance: a.name, Listen: m.listen, Peer: m.peer, Client: m.client,
+		Search: a.search, DataDir: m.dataDir, LogLevel: "info", Scheme: m.scheme, Zone: m.zone, PeerZones: m.peerZones,
+		TokenFile: m.tokenFile, TLS: m.tls, Join: m.join, Extra: m.extra}
+	if m.join == "" {
+		cmd.Peers = a.peers
 	}
-	for _, s := range a.search {
-		args = append(args, "--search", s)
+	for _, s := range m.sellers {
+		cmd.Sellers = append(cmd.Sellers, airlinecmd.Seller{Code: s, File: filepath.Join(a.dir, "data", s+".csv")})
 	}
 	if m.soapProxy != "" {
-		args = append(args, "--advertise-url", m.scheme+m.soapProxy,
-			"--peer-advertise", m.peerProxy, "--client-advertise", m.clientProxy)
+		cmd.Advertise = &airlinecmd.Addrs{Listen: m.soapProxy, Peer: m.peerProxy, Client: m.clientProxy}
 	}
-	return append(args, m.extra...)
+	return cmd.Args()
 }
 
 func (a *testAlliance) start(name string) {
 	m := a.machines[name]
 	args := a.args(m)
-	if !slices.Contains(m.extra, "--join") {
-		args = append(args, "--peers", a.peers)
-	}
 	for _, s := range m.sellers {
 		a.active[s] = true
 	}
@@ -226,6 +233,6 @@ func (a *testAlliance) add(name string, sellers ...string) {
 	for _, n := range a.live() {
 		join = append(join, a.machines[n].scheme+a.machines[n].advertisedClient())
 	}
-	a.newMachine(name, sellers, []string{"--join", strings.Join(join, ",")})
+	a.newMachine(name, sellers, nil).join = strings.Join(join, ",")
 	a.start(name)
 }

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"flightalliance/internal/airlinecmd"
 	"flightalliance/search"
 	"fmt"
 	"net/http"
@@ -19,7 +20,7 @@ func TestWebConsoleOverTLS(t *testing.T) {
 	addr := freeAddr(t)
 	base := "https://" + addr
 	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, allianceOpts{search: []string{base}})
-	startProc(t, dir, "search", "search", append([]string{"--listen", addr}, tlsArgs(issueFiles(t, dir, "search"))...)...)
+	startProc(t, dir, "search", "search", append([]string{"--listen", addr}, airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)
 	}

@@ -88,11 +88,6 @@ func issueFiles(t testing.TB, dir, name string) pki.Files {
 	return pki.Files{CertFile: cert, KeyFile: key, CAFile: testCAFile}
 }
 
-// tlsArgs are the --tls-* flags of a server with files f.
-func tlsArgs(f pki.Files) []string {
-	return []string{"--tls-cert", f.CertFile, "--tls-key", f.KeyFile, "--tls-ca", f.CAFile}
-}
-
 // testerTransport is an HTTP transport that speaks TLS as the tests' client (plain http:// URLs
 // are unaffected).
 func testerTransport() *http.Transport {

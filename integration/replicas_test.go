@@ -30,7 +30,8 @@ func TestReplicasChangeLiveAndRefuseMismatch(t *testing.T) {
 	for _, n := range a.live() {
 		join = append(join, a.machines[n].scheme+a.machines[n].advertisedClient())
 	}
-	odd := a.newMachine("m4", []string{"KL"}, []string{"--join", strings.Join(join, ","), "--replicas", "3"})
+	odd := a.newMachine("m4", []string{"KL"}, []string{"--replicas", "3"})
+	odd.join = strings.Join(join, ",")
 	p := startProc(t, a.dir, "m4", "airline", a.args(odd)...)
 	if code := p.wait(90 * time.Second); code != 1 {
 		t.Fatalf("a machine joining with --replicas 3 exited with %d, want 1", code)

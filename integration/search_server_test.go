@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"flightalliance/internal/airlinecmd"
 )
 
 // searchCerts maps a secure search server's base URL to its certificate file.
@@ -23,7 +25,7 @@ func startSearch(t testing.TB, dir string, flags ...string) (base string, p *pro
 	addr := freeAddr(t)
 	name := "search-" + strings.ReplaceAll(addr, ":", "-")
 	files := issueFiles(t, dir, name)
-	args := append([]string{"--listen", addr, "--trust", testTrustFile}, tlsArgs(files)...)
+	args := append([]string{"--listen", addr, "--trust", testTrustFile}, airlinecmd.TLSArgs(files)...)
 	p = startProc(t, dir, name, "search", append(args, flags...)...)
 	base = "https://" + addr
 	searchCerts.Store(base, files.CertFile)

@@ -96,7 +96,9 @@ func cmdAdd(ctx context.Context, args []string, out io.Writer) error {
 				return fmt.Errorf("%s: starting its proxies: %w", name, err)
 			}
 		}
-		p.Args = append(airlineArgs(s, p), "--join", strings.Join(join, ","))
+		cmd := airline(s, p)
+		cmd.Join = strings.Join(join, ",")
+		p.Args = cmd.Args()
 		if err := startProc(&p); err != nil {
 			return err
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"flightalliance/internal/airlinecmd"
 )
 
 // A run with keys (the default; State.Keys names their directory) is locked down: every server
@@ -34,8 +36,7 @@ func (s *State) tlsArgs(name string) []string {
 	if !s.secure() {
 		return nil
 	}
-	f := s.keys().serverFiles(name)
-	return []string{"--tls-cert", f.CertFile, "--tls-key", f.KeyFile, "--tls-ca", f.CAFile}
+	return airlinecmd.TLSArgs(s.keys().serverFiles(name))
 }
 
 // searchSecurity are the search server's security flags: whose registrations it trusts, and TLS.
@@ -44,14 +45,6 @@ func (s *State) searchSecurity() []string {
 		return nil
 	}
 	return append([]string{"--trust", s.keys().trust()}, s.tlsArgs(searchName)...)
-}
-
-// airlineSecurity are machine m's security flags: its alliance's token file, and TLS.
-func (s *State) airlineSecurity(m Proc) []string {
-	if !s.secure() {
-		return nil
-	}
-	return append([]string{"--token-file", s.keys().token(m.Alliance)}, s.tlsArgs(m.Name)...)
 }
 
 // transport is how alliancectl reaches the run's servers: trusting the keys' CA and presenting

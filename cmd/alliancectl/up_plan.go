@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"flightalliance/internal/airlinecmd"
 )
 
 // plan decides names, sellers and ports, generates the data, and returns the state to start.
@@ -82,13 +84,9 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 		}
 		a.Peers = strings.Join(peers, ",")
 		for _, m := range machines {
-			m.Args = append(airlineArgs(s, m), "--peers", a.Peers)
-			if len(zones) > 0 {
-				m.Args = append(m.Args, "--peer-zones", strings.Join(zones, ","))
-			}
-			if cfg.Replicas > 0 {
-				m.Args = append(m.Args, "--replicas", strconv.Itoa(cfg.Replicas))
-			}
+			cmd := airline(s, m)
+			cmd.Peers, cmd.PeerZones, cmd.Replicas = a.Peers, zones, cfg.Replicas
+			m.Args = cmd.Args()
 			m.Log = filepath.Join(cfg.Dir, "logs", m.Name+".log")
 			s.Procs = append(s.Procs, m)
 		}
@@ -105,24 +103,29 @@ func plan(ctx context.Context, cfg upConfig) (*State, error) {
 	return s, nil
 }
 
-// airlineArgs is a machine's command line without --peers or --join: up and add both build it
-// here, so a machine added later runs as securely as the first ones.
-func airlineArgs(s *State, m Proc) []string {
-	args := []string{filepath.Join(s.Bin, "airline"), "--name", m.Name, "--alliance", m.Alliance}
+// airline is machine m's command line without --peers or --join: up and add both build it
+// here (with airlinecmd, as the process tests do), so a machine added later runs as securely as
+// the first ones.
+func airline(s *State, m Proc) airlinecmd.Machine {
+	a := airlinecmd.Machine{Binary: filepath.Join(s.Bin, "airline"), Name: m.Name, Alliance: m.Alliance,
+		Listen: m.Ports.Listen, Peer: m.Ports.Peer, Client: m.Ports.Client, Scheme: s.scheme(),
+		Search: []string{s.searchForMachines()}, DataDir: filepath.Join(s.Dir, "etcd", m.Name), LogLevel: s.LogLevel,
+		Zone: m.Zone, Extra: s.Extra}
 	for _, code := range m.Sellers {
-		args = append(args, "--seller", code+"="+s.Data.csvPath(code))
+		a.Sellers = append(a.Sellers, airlinecmd.Seller{Code: code, File: s.Data.csvPath(code)})
 	}
-	args = append(args, "--listen", m.Ports.Listen, "--peer-listen", m.Ports.Peer, "--client-listen", m.Ports.Client,
-		"--search", s.searchForMachines(), "--data-dir", filepath.Join(s.Dir, "etcd", m.Name), "--log-level", s.LogLevel)
-	if a := m.Advertise; a != nil {
-		args = append(args, "--advertise-url", s.scheme()+a.Listen, "--peer-advertise", a.Peer, "--client-advertise", a.Client)
+	if p := m.Advertise; p != nil {
+		a.Advertise = &airlinecmd.Addrs{Listen: p.Listen, Peer: p.Peer, Client: p.Client}
 	}
-	if m.Zone != "" {
-		args = append(args, "--zone", m.Zone)
+	if s.secure() {
+		f := s.keys().serverFiles(m.Name)
+		a.TokenFile, a.TLS = s.keys().token(m.Alliance), &f
 	}
-	args = append(args, s.airlineSecurity(m)...)
-	return append(args, s.Extra...)
+	return a
 }
+
+// airlineArgs is airline's command line, as a list of arguments.
+func airlineArgs(s *State, m Proc) []string { return airline(s, m).Args() }
 
 func allSellers(s *State) []string {
 	var out []string
