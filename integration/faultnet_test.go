@@ -2,40 +2,24 @@ package integration
 
 import (
 	"context"
-	"strings"
-	"sync"
 	"testing"
 
-	toxiproxy "github.com/Shopify/toxiproxy/v2"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
+	"flightalliance/internal/faultnet"
 )
 
-// faultNet is a set of toxiproxy proxies, in this process, in front of the machines' ports. A
-// machine advertises its proxies, so everything that reaches it goes through them; blackhole
-// makes a proxy hold every byte (a timeout toxic with timeout 0 on both directions), which is a
-// silent partition of the machine's inbound traffic — what etcd's robustness tests call
-// blackholing a member's peer network.
+// faultNet is a set of toxiproxy proxies, in this process, in front of the machines' ports (set
+// up by faultnet, as alliancectl's are). A machine advertises its proxies, so everything that
+// reaches it goes through them; blackhole makes a proxy hold every byte in both directions,
+// which is a silent partition of the machine's inbound traffic — what etcd's robustness tests
+// call blackholing a member's peer network.
 type faultNet struct {
 	t       testing.TB
-	server  *toxiproxy.ApiServer
-	mu      sync.Mutex
-	proxies map[string]*toxiproxy.Proxy
+	proxies *faultnet.Proxies
 }
 
 func newFaultNet(t testing.TB) *faultNet {
-	n := &faultNet{
-		t:       t,
-		server:  toxiproxy.NewServer(toxiproxy.NewMetricsContainer(prometheus.NewRegistry()), zerolog.Nop()),
-		proxies: map[string]*toxiproxy.Proxy{},
-	}
-	t.Cleanup(func() {
-		n.mu.Lock()
-		defer n.mu.Unlock()
-		for _, p := range n.proxies {
-			p.Stop()
-		}
-	})
+	n := &faultNet{t: t, proxies: faultnet.New()}
+	t.Cleanup(func() { _ = n.proxies.Close() })
 	return n
 }
 
@@ -43,32 +27,19 @@ func newFaultNet(t testing.TB) *faultNet {
 func (n *faultNet) proxy(name, upstream string) string {
 	n.t.Helper()
 	listen := freeAddr(n.t)
-	p := toxiproxy.NewProxy(n.server, name, listen, upstream)
-	if err := p.Start(); err != nil {
+	if _, err := n.proxies.Start(name, listen, upstream); err != nil {
 		n.t.Fatalf("proxy %s: %v", name, err)
 	}
-	n.mu.Lock()
-	n.proxies[name] = p
-	n.mu.Unlock()
 	return listen
 }
 
 func (n *faultNet) blackhole(name string) {
 	n.t.Helper()
-	n.mu.Lock()
-	p := n.proxies[name]
-	n.mu.Unlock()
-	for _, stream := range []string{"upstream", "downstream"} {
-		toxic := `{"name":"cut-` + stream + `","type":"timeout","stream":"` + stream + `","toxicity":1,"attributes":{"timeout":0}}`
-		if _, err := p.Toxics.AddToxicJson(strings.NewReader(toxic)); err != nil {
-			n.t.Fatalf("blackhole %s: %v", name, err)
-		}
+	if err := faultnet.Partition(n.proxies.Get(name)); err != nil {
+		n.t.Fatalf("blackhole %s: %v", name, err)
 	}
 }
 
 func (n *faultNet) restore(name string) {
-	n.mu.Lock()
-	p := n.proxies[name]
-	n.mu.Unlock()
-	p.Toxics.ResetToxics(context.Background())
+	faultnet.Heal(context.Background(), n.proxies.Get(name))
 }

@@ -1,48 +1,28 @@
 package integration
 
 import (
-	"fmt"
 	"io"
+	"maps"
 	"net"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/internal/faultnet"
 )
 
 // A wide-area network in miniature: every proxy of a faultNet holds each byte for the same
-// one-way delay in both directions (a toxiproxy latency toxic on its upstream and downstream
-// streams), so that every connection through a proxy has a round trip of twice that delay. A
-// proxy's latency is counted from when a chunk arrived, so bytes in flight overlap as on a real
-// link: it adds latency, not a bandwidth limit. What it does not add is the TCP handshake (a
-// proxy accepts at once and dials its upstream locally) or TCP's slow start: a new connection
-// across a real ocean costs one round trip more, and a large answer a few more.
+// one-way delay in both directions (faultnet.Delay), so that every connection through a proxy
+// has a round trip of twice that delay. What it does not add is the TCP handshake (a proxy
+// accepts at once and dials its upstream locally) or TCP's slow start: a new connection across a
+// real ocean costs one round trip more, and a large answer a few more.
 
 // delayAll gives every proxy of n a one-way delay of oneWay in each direction.
 func (n *faultNet) delayAll(oneWay time.Duration) {
 	n.t.Helper()
-	n.mu.Lock()
-	names := make([]string, 0, len(n.proxies))
-	for name := range n.proxies {
-		names = append(names, name)
-	}
-	n.mu.Unlock()
-	slices.Sort(names)
-	for _, name := range names {
-		n.delay(name, oneWay)
-	}
-}
-
-// delay gives the proxy name a one-way delay of oneWay in each direction.
-func (n *faultNet) delay(name string, oneWay time.Duration) {
-	n.t.Helper()
-	n.mu.Lock()
-	p := n.proxies[name]
-	n.mu.Unlock()
-	for _, stream := range []string{"upstream", "downstream"} {
-		toxic := fmt.Sprintf(`{"name":"wan-%s","type":"latency","stream":"%s","toxicity":1,"attributes":{"latency":%d}}`,
-			stream, stream, oneWay.Milliseconds())
-		if _, err := p.Toxics.AddToxicJson(strings.NewReader(toxic)); err != nil {
+	proxies := n.proxies.All()
+	for _, name := range slices.Sorted(maps.Keys(proxies)) {
+		if err := faultnet.Delay(proxies[name], oneWay); err != nil {
 			n.t.Fatalf("delay %s: %v", name, err)
 		}
 	}

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strings"
 	"sync"
 
 	"github.com/Shopify/toxiproxy/v2"
 	"github.com/Shopify/toxiproxy/v2/toxics"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
+
+	"flightalliance/internal/faultnet"
 )
 
 // The kinds of a process's proxies, in the order they are listed: in front of its HTTP port
@@ -20,15 +19,11 @@ import (
 // etcd client port. The search server has only the first.
 var proxyKinds = []string{"http", "peer", "client"}
 
-// partitionToxics are the two toxics partition puts on each of a machine's proxies: a timeout
-// of 0 drops every byte and never closes, a silent blackhole in each direction.
-var partitionToxics = []string{"partition_upstream", "partition_downstream"}
-
 // proxyDaemon runs every process's proxies in one process: per proxy a gate on the advertised
 // address in front of a toxiproxy proxy that forwards to the process.
 type proxyDaemon struct {
 	dir string
-	tox *toxiproxy.ApiServer
+	tox *faultnet.Proxies
 	cut *cutter
 	log *slog.Logger
 
@@ -45,7 +40,7 @@ type daemonProxy struct {
 func newProxyDaemon(dir string, log *slog.Logger) *proxyDaemon {
 	d := &proxyDaemon{
 		dir:      dir,
-		tox:      toxiproxy.NewServer(toxiproxy.NewMetricsContainer(prometheus.NewRegistry()), zerolog.Nop()),
+		tox:      faultnet.New(),
 		log:      log,
 		machines: map[string][]*daemonProxy{},
 	}
@@ -78,7 +73,7 @@ func (d *proxyDaemon) add(name string, spec proxySpec) error {
 		for _, p := range started {
 			p.gate.ln.Close()
 			p.proxy.Stop()
-			_ = d.tox.Collection.Remove(p.proxy.Name)
+			_ = d.tox.Remove(p.proxy.Name)
 		}
 	}
 	for i, kind := range proxyKinds {
@@ -90,15 +85,15 @@ func (d *proxyDaemon) add(name string, spec proxySpec) error {
 			return fmt.Errorf("machine %s: %s proxy: listen %q, but no upstream", name, kind, listen[i])
 		}
 		pname := name + "-" + kind
-		proxy := toxiproxy.NewProxy(d.tox, pname, "127.0.0.1:0", upstream[i])
-		if err := d.tox.Collection.Add(proxy, true); err != nil {
+		proxy, err := d.tox.Start(pname, "127.0.0.1:0", upstream[i])
+		if err != nil {
 			undo()
 			return fmt.Errorf("machine %s: %s proxy: %w", name, kind, err)
 		}
 		ln, err := net.Listen("tcp", listen[i])
 		if err != nil {
 			proxy.Stop()
-			_ = d.tox.Collection.Remove(pname)
+			_ = d.tox.Remove(pname)
 			undo()
 			return fmt.Errorf("machine %s: %s proxy: %w", name, kind, err)
 		}
@@ -124,13 +119,8 @@ func (d *proxyDaemon) partition(name string) error {
 		return fmt.Errorf("%w: %s", errNoProxies, name)
 	}
 	for _, p := range ps {
-		for _, toxic := range partitionToxics {
-			stream := strings.TrimPrefix(toxic, "partition_")
-			body := fmt.Sprintf(`{"name":%q,"type":"timeout","stream":%q,"toxicity":1,"attributes":{"timeout":0}}`, toxic, stream)
-			if _, err := p.proxy.Toxics.AddToxicJson(strings.NewReader(body)); err != nil &&
-				!errors.Is(err, toxiproxy.ErrToxicAlreadyExists) {
-				return fmt.Errorf("%s: adding toxic %s: %w", p.proxy.Name, toxic, err)
-			}
+		if err := faultnet.Partition(p.proxy); err != nil {
+			return err
 		}
 	}
 	d.cut.partition(name)
@@ -147,8 +137,8 @@ func (d *proxyDaemon) heal(ctx context.Context) []string {
 			was = append(was, m.Name)
 		}
 	}
-	for _, p := range d.tox.Collection.Proxies() {
-		p.Toxics.ResetToxics(ctx)
+	for _, p := range d.tox.All() {
+		faultnet.Heal(ctx, p)
 	}
 	closed := d.cut.heal()
 	d.log.Info("healed", "machines", was, "cut_connections_closed", closed)
@@ -188,7 +178,7 @@ func (d *proxyDaemon) close() {
 		}
 	}
 	d.cut.heal()
-	_ = d.tox.Collection.Clear()
+	_ = d.tox.Close()
 }
 
 // errNoProxies says a machine has no proxies (it was started without --proxies, or is unknown).

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/internal/faultnet"
 )
 
 // echoServer echoes every line it reads, until the test ends.
@@ -109,8 +111,8 @@ func TestPartitionBlackholesInboundAndHealClosesCutConnections(t *testing.T) {
 		t.Fatalf("partitioned %v, want [m1]", got)
 	}
 	for _, p := range ms[0].Proxies {
-		if !slices.Equal(p.Toxics, partitionToxics) {
-			t.Fatalf("%s has toxics %v, want %v", p.Name, p.Toxics, partitionToxics)
+		if !slices.Equal(p.Toxics, faultnet.PartitionToxics) {
+			t.Fatalf("%s has toxics %v, want %v", p.Name, p.Toxics, faultnet.PartitionToxics)
 		}
 	}
 	// An open connection and a new one: bytes vanish, nothing is closed (a silent blackhole).
