@@ -14,7 +14,7 @@ import (
 func (a *testAlliance) kill(name string) {
 	a.watch.Set(name, membership.Faulted)
 	a.machines[name].down = true
-	a.machines[name].proc.kill()
+	a.machines[name].proc.Kill()
 	a.machines[name].paused = false
 }
 
@@ -23,28 +23,28 @@ func (a *testAlliance) restart(name string) {
 	m := a.machines[name]
 	a.watch.Set(name, membership.Faulted)
 	m.down = true
-	m.proc.kill()
+	m.proc.Kill()
 	m.down, m.paused = false, false
-	m.proc.start(a.t)
-	a.watch.Started(m.name, m.url(), m.proc.log, m.proc.running, true)
+	m.proc.Start(a.t)
+	a.watch.Started(m.name, m.url(), m.proc.Log, m.proc.Running, true)
 }
 
 // leave sends SIGTERM: the machine hands its sellers over and exits.
 func (a *testAlliance) leave(name string) {
 	a.watch.Set(name, membership.Faulted)
 	a.machines[name].down = true
-	a.machines[name].proc.signal(syscall.SIGTERM)
+	a.machines[name].proc.Signal(syscall.SIGTERM)
 }
 
 // pause stops a machine with SIGSTOP (a GC pause or a stuck VM in miniature); resume continues it.
 func (a *testAlliance) pause(name string) {
 	a.watch.Set(name, membership.Paused)
 	a.machines[name].paused = true
-	a.machines[name].proc.signal(syscall.SIGSTOP)
+	a.machines[name].proc.Signal(syscall.SIGSTOP)
 }
 
 func (a *testAlliance) resume(name string) {
-	a.machines[name].proc.signal(syscall.SIGCONT)
+	a.machines[name].proc.Signal(syscall.SIGCONT)
 	a.machines[name].paused = false
 	a.watch.Set(name, membership.Up)
 }
@@ -76,7 +76,7 @@ func (a *testAlliance) heal(name string) {
 // crashed names a machine whose process exited without the test stopping it.
 func (a *testAlliance) crashed() error {
 	for _, n := range a.order {
-		if m := a.machines[n]; !m.down && !m.proc.running() {
+		if m := a.machines[n]; !m.down && !m.proc.Running() {
 			return fmt.Errorf("machine %s exited on its own (see its log)", n)
 		}
 	}
@@ -87,7 +87,7 @@ func (a *testAlliance) crashed() error {
 func (a *testAlliance) live() []string {
 	var out []string
 	for _, n := range a.order {
-		if p := a.machines[n].proc; p != nil && p.running() && !a.machines[n].paused && !a.machines[n].cut {
+		if p := a.machines[n].proc; p != nil && p.Running() && !a.machines[n].paused && !a.machines[n].cut {
 			out = append(out, n)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"flightalliance/alliance/flight/flightfile"
 	"flightalliance/internal/airlinecmd"
 	"flightalliance/internal/pki"
+	"flightalliance/tests/framework"
 	"flightalliance/tests/framework/membership"
 )
 
@@ -35,7 +36,7 @@ type machine struct {
 	extra     []string   // the test's own flags, last on its command line
 	scheme    string     // "http://", or "https://" in a secure alliance
 	pprof     string     // where it serves runtime profiles (--pprof), when allianceOpts.pprof
-	proc      *proc
+	proc      *framework.Proc
 	down      bool // stopped on purpose by the test
 	paused    bool // SIGSTOPped by the test
 	cut       bool // partitioned by the test
@@ -164,7 +165,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		extra := slices.Clone(opts.extra)
 		var pprof string
 		if opts.pprof {
-			pprof = freeAddr(t)
+			pprof = framework.FreeAddr(t)
 			extra = append(extra, "--pprof", pprof)
 		}
 		m := a.newMachine(n, sellersOf[n], extra)
@@ -180,7 +181,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 
 // newMachine allocates a machine's addresses (and proxies, with a faultNet).
 func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine {
-	m := &machine{name: name, listen: freeAddr(a.t), peer: freeAddr(a.t), client: freeAddr(a.t),
+	m := &machine{name: name, listen: framework.FreeAddr(a.t), peer: framework.FreeAddr(a.t), client: framework.FreeAddr(a.t),
 		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra, scheme: "http://"}
 	if a.secure {
 		m.scheme = "https://"
@@ -222,8 +223,8 @@ func (a *testAlliance) start(name string) {
 		a.active[s] = true
 	}
 	m.down = false
-	m.proc = startProc(a.t, a.dir, name, "airline", args...)
-	a.watch.Started(m.name, m.url(), m.proc.log, m.proc.running, false)
+	m.proc = framework.StartProc(a.t, a.dir, name, "airline", args...)
+	a.watch.Started(m.name, m.url(), m.proc.Log, m.proc.Running, false)
 }
 
 // add starts a new machine that joins the running alliance with --join.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // status is the part of GET /status the tests read.
@@ -43,7 +44,7 @@ func (a *testAlliance) status(name string) (status, error) {
 func (a *testAlliance) delegate() string {
 	a.t.Helper()
 	var agreed string
-	eventually(a.t, 30*time.Second, "machines agree on the delegate", func() error {
+	framework.Eventually(a.t, 30*time.Second, "machines agree on the delegate", func() error {
 		seen := map[string]bool{}
 		for _, n := range a.live() {
 			st, err := a.status(n)
@@ -80,7 +81,7 @@ type viewMachine struct {
 func (a *testAlliance) leaderAndSessions(timeout time.Duration) (leader string, sessions map[string]string) {
 	a.t.Helper()
 	sessions = map[string]string{}
-	eventually(a.t, timeout, "an etcd leader and every machine's session", func() error {
+	framework.Eventually(a.t, timeout, "an etcd leader and every machine's session", func() error {
 		leader = ""
 		for _, n := range a.live() {
 			st, err := a.status(n)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // checkAnswers asks machine for every query and compares with the brute-force reference; the
@@ -85,7 +87,7 @@ func testAllianceLifecycle(t *testing.T, opts allianceOpts) {
 
 	t.Run("delegate killed", func(t *testing.T) {
 		a.kill("m1")
-		eventually(t, 30*time.Second, "m2 becomes delegate", func() error {
+		framework.Eventually(t, 30*time.Second, "m2 becomes delegate", func() error {
 			st, err := a.status("m2")
 			if err != nil {
 				return err

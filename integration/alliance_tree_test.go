@@ -12,6 +12,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"flightalliance/tests/framework"
 )
 
 // etcd returns a client to the live machines' etcd members.
@@ -158,7 +160,7 @@ func spread(count map[string]int, live []string) int {
 // waitSettled waits until the tree shows exactly the live machines and the invariants hold.
 func (a *testAlliance) waitSettled(timeout time.Duration) time.Duration {
 	a.t.Helper()
-	return eventually(a.t, timeout, "placement settled", func() error {
+	return framework.Eventually(a.t, timeout, "placement settled", func() error {
 		if err := a.crashed(); err != nil {
 			a.t.Fatal(err)
 		}

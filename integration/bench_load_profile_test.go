@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // BenchmarkSearchProfiles profiles the three hops of a search under BenchmarkSearchUnderLoad's
@@ -47,14 +49,14 @@ func BenchmarkSearchProfiles(b *testing.B) {
 func profileSearches(b *testing.B, out, phase, alliance string, limit int, extra, search []string) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
-	searchPprof := freeAddr(b)
+	searchPprof := framework.FreeAddr(b)
 	base, _ := startSearch(b, dir, append([]string{"--log-level", "warn", "--pprof", searchPprof}, search...)...)
 	a := startAlliance(b, alliance, sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base}, pprof: true,
 		extra: append([]string{"--log-level", "warn"}, extra...)})
 	a.waitSettled(3 * time.Minute)
 	queries := randomQueries(a.activeData(), loadQueries)
 	client := (&loadRun{base: base}).newClient()
-	eventually(b, time.Minute, "the alliance answers complete", func() error {
+	framework.Eventually(b, time.Minute, "the alliance answers complete", func() error {
 		_, err := restCall(client, base, queries[0], 0)
 		return err
 	})

@@ -17,12 +17,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // loadRun is the benchmark's alliance, search server and checks.
 type loadRun struct {
 	base       string
-	searchProc *proc
+	searchProc *framework.Proc
 	alliance   *testAlliance
 	delegate   string
 	queries    []query

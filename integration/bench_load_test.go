@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // The load: loadWorkers clients in a closed loop over loadQueries airport pairs; pages are
@@ -100,7 +102,7 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 	queries, probe := all[:loadQueries], all[loadQueries]
 	l := &loadRun{base: base, searchProc: searchProc, alliance: a, queries: queries}
 	client := l.newClient()
-	eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
+	framework.Eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
 		_, err := restCall(client, base, probe, 0)
 		return err
 	})

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"flightalliance/tests/framework"
 )
 
 // searchMetrics reads the sums and counts of the search server's histograms from /metrics, by
@@ -44,11 +46,8 @@ func searchMetrics(b testing.TB, client *http.Client, base string) map[string]fl
 const clockTicks = 100
 
 // cpuTicksOf is the user and system CPU time the process has used, in clock ticks.
-func cpuTicksOf(p *proc) int64 {
-	p.mu.Lock()
-	pid := p.cmd.Process.Pid
-	p.mu.Unlock()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+func cpuTicksOf(p *framework.Proc) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid()))
 	if err != nil {
 		return 0
 	}

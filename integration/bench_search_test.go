@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // BenchmarkSearchREST measures issue 12's REST path against an in-process reference, on the same
@@ -69,7 +71,7 @@ func BenchmarkSearchREST(b *testing.B) {
 	client := &http.Client{Transport: tuned(http1Transport(), 8), Timeout: 2 * time.Minute}
 	h2Client := &http.Client{Transport: tuned(testerTransport(), 8), Timeout: 2 * time.Minute}
 	for _, base := range []string{coldBase, warmBase} {
-		eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
+		framework.Eventually(b, time.Minute, "the alliance answers complete through "+base, func() error {
 			_, err := restCall(client, base, queries[0], 0)
 			return err
 		})

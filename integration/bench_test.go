@@ -151,9 +151,7 @@ func (a *testAlliance) maxRSSMiB() float64 {
 	var most float64
 	for _, n := range a.live() {
 		p := a.machines[n].proc
-		p.mu.Lock()
-		pid := p.cmd.Process.Pid
-		p.mu.Unlock()
+		pid := p.Pid()
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 		if err != nil {
 			continue

@@ -13,6 +13,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // wanOneWay is the delay of every link in each direction: 200 ms round trips, about New York to
@@ -155,7 +156,7 @@ func BenchmarkAcrossContinents(b *testing.B) {
 	// A kill under a steady load of searches never asked before.
 	loadQueries := queries[coldQueries:]
 	load := startSteadyLoad(base, loadQueries, want, 200*time.Millisecond)
-	eventually(b, 30*time.Second, "searches under way before the kill", func() error {
+	framework.Eventually(b, 30*time.Second, "searches under way before the kill", func() error {
 		if n := len(load.since(time.Time{})); n < 10 {
 			return fmt.Errorf("%d answers so far", n)
 		}
@@ -168,7 +169,7 @@ func BenchmarkAcrossContinents(b *testing.B) {
 	a.kill(victim)
 	settled := a.waitSettled(2 * time.Minute)
 	after := time.Now()
-	eventually(b, 30*time.Second, "searches after the placement settled", func() error {
+	framework.Eventually(b, 30*time.Second, "searches after the placement settled", func() error {
 		if n := len(load.since(after)); n < 10 {
 			return fmt.Errorf("%d answers since", n)
 		}
@@ -202,7 +203,7 @@ func BenchmarkAcrossContinents(b *testing.B) {
 	}
 	var slow []string
 	for _, n := range a.order {
-		if log, err := os.ReadFile(a.machines[n].proc.log); err == nil {
+		if log, err := os.ReadFile(a.machines[n].proc.Log); err == nil {
 			slow = append(slow, fmt.Sprintf("%s %d", n, bytes.Count(log, []byte("apply request took too long"))))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // TestBookingsSurviveCrashes: acknowledged bookings survive kill -9 of the seller's primary and
@@ -110,7 +111,7 @@ func TestBookingsSurviveCrashes(t *testing.T) {
 	t.Logf("the booking cut off by the kill of %s was answered %v", delegate, <-cut)
 	book("k3", 1)
 	wantBooked++
-	took := eventually(t, 20*time.Second, "the hold expired without the delegate", func() error {
+	took := framework.Eventually(t, 20*time.Second, "the hold expired without the delegate", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		b, err := w.api.get(ctx, hold.ID).booking()
@@ -148,7 +149,7 @@ func TestBookingsSurviveCrashes(t *testing.T) {
 func (w *bookingWorld) waitMachinesShow(f flight.Flight, want int, timeout time.Duration) {
 	w.t.Helper()
 	q := query{src: f.Src, dst: f.Dst, date: testDate, sellers: []string{f.Seller}}
-	took := eventually(w.t, timeout, fmt.Sprintf("every machine shows %d seats left on %s", want, f.Number), func() error {
+	took := framework.Eventually(w.t, timeout, fmt.Sprintf("every machine shows %d seats left on %s", want, f.Number), func() error {
 		for _, m := range w.a.live() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			resp, err := w.a.getTrips(ctx, m, q)

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // bookingWorld is an alliance of real airline servers behind a real search server, some of whose
@@ -19,7 +20,7 @@ type bookingWorld struct {
 	t      testing.TB
 	a      *testAlliance
 	base   string
-	search *proc // the search server's process
+	search *framework.Proc // the search server's process
 	api    bookingAPI
 }
 
@@ -45,7 +46,7 @@ func newBookingWorld(t testing.TB, sellersOf map[string][]string, opts allianceO
 func (w *bookingWorld) waitBookable(f flight.Flight, timeout time.Duration) {
 	w.t.Helper()
 	w.a.waitSettled(timeout)
-	eventually(w.t, timeout, "the search server reads seats from the alliance", func() error {
+	framework.Eventually(w.t, timeout, "the search server reads seats from the alliance", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		s, ans := w.api.seats(ctx, w.a.name, refOf(f))
@@ -109,7 +110,7 @@ func (w *bookingWorld) mustCancel(id string) bookingJSON {
 // waitExpired waits until the hold id reads expired (15 s at most), and returns how long that took.
 func (w *bookingWorld) waitExpired(t testing.TB, id string) time.Duration {
 	t.Helper()
-	return eventually(t, 15*time.Second, "the hold "+id+" expired", func() error {
+	return framework.Eventually(t, 15*time.Second, "the hold "+id+" expired", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		b, err := w.api.get(ctx, id).booking()
@@ -177,7 +178,7 @@ func (w *bookingWorld) etcdBooked(f flight.Flight) int {
 // waitSearchSeats waits until a search shows want seats left on f, and returns how long it took.
 func (w *bookingWorld) waitSearchSeats(f flight.Flight, want int, timeout time.Duration) time.Duration {
 	w.t.Helper()
-	return eventually(w.t, timeout, fmt.Sprintf("a search shows %d seats left on %s", want, f.Number), func() error {
+	return framework.Eventually(w.t, timeout, fmt.Sprintf("a search shows %d seats left on %s", want, f.Number), func() error {
 		got, err := searchSeats(w.base, f)
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 	"flightalliance/tests/robustness/model"
 )
 
@@ -107,7 +108,7 @@ func (l *bookingLoad) check(t *testing.T, checkFor time.Duration, ledger func(),
 	}
 	start := time.Now()
 	// Checking takes about a tenth of the run (a 3-minute run: 100k operations, 20s).
-	if res := model.Check(t, ops, max(time.Minute, checkFor), keptLogsDir(t), notes...); res == porcupine.Ok {
+	if res := model.Check(t, ops, max(time.Minute, checkFor), framework.KeptLogsDir(t), notes...); res == porcupine.Ok {
 		t.Logf("the history is linearizable per flight (checked in %v)", time.Since(start).Round(time.Millisecond))
 	}
 	return ops

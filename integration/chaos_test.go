@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // chaosOutcome is what one search during the chaos run came to.
@@ -166,7 +167,7 @@ func TestChaos(t *testing.T) {
 	}
 	took := a.waitSettled(120 * time.Second)
 	t.Logf("settled %v after healing everything", took)
-	eventually(t, 30*time.Second, "every seller searchable after the heal", func() error {
+	framework.Eventually(t, 30*time.Second, "every seller searchable after the heal", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 

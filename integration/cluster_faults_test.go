@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"flightalliance/tests/framework"
 	"flightalliance/tests/framework/membership"
 )
 
@@ -83,7 +84,7 @@ func (c *cluster) reconnect(name string) {
 	// docker returns: a peer's probe begun before that fails and may remove it, as it may any
 	// machine still cut off (the watch judges a removal by when its last probe began against
 	// this moment).
-	took := eventually(c.t, 30*time.Second, name+" answers /livez over the network again", func() error {
+	took := framework.Eventually(c.t, 30*time.Second, name+" answers /livez over the network again", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+name+":"+clusterProbePort+"/livez", nil)
@@ -125,7 +126,7 @@ func (c *cluster) readyz(ctx context.Context, name string) error {
 // alliance's view with a quorum; it returns how long that took.
 func (c *cluster) waitBack(within time.Duration, names ...string) time.Duration {
 	c.t.Helper()
-	return eventually(c.t, within, fmt.Sprintf("%v ready and in the view", names), func() error {
+	return framework.Eventually(c.t, within, fmt.Sprintf("%v ready and in the view", names), func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		for _, n := range names {

@@ -12,6 +12,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/flight/flightfile"
+	"flightalliance/tests/framework"
 	"flightalliance/tests/framework/membership"
 	"flightalliance/tests/robustness/model"
 )
@@ -39,7 +40,7 @@ func TestCluster(t *testing.T) {
 	for _, q := range queries {
 		want[q.String()] = referenceTrips(c.data, q, 30*time.Minute)
 	}
-	took := eventually(t, 3*time.Minute, "the cluster answers every query complete and right", func() error {
+	took := framework.Eventually(t, 3*time.Minute, "the cluster answers every query complete and right", func() error {
 		for _, q := range queries {
 			if a := classify(c.base, q, want[q.String()]); a.outcome != answerComplete {
 				return fmt.Errorf("%v: %s", q, a.detail)
@@ -204,7 +205,7 @@ func newCluster(t *testing.T, image string) *cluster {
 	root := repoRoot(t)
 	c := &cluster{t: t, project: fmt.Sprintf("fatest%d%04d", os.Getpid()%100000, rand.IntN(10000)),
 		file: filepath.Join(root, "deploy", "compose", "docker-compose.yml"), dir: t.TempDir(), image: image,
-		publish: freeAddr(t), machines: map[string]*clusterMachine{}}
+		publish: framework.FreeAddr(t), machines: map[string]*clusterMachine{}}
 	c.base = "https://" + c.publish
 	c.watch = membership.Start(t, getJSON)
 	c.watch.SyncLogs = c.syncLogs
@@ -261,7 +262,7 @@ func (c *cluster) fewSeats() []flight.Flight {
 // waitBookable waits until the search server reads a flight's seats from the alliance.
 func (c *cluster) waitBookable(w *bookingWorld, f flight.Flight, within time.Duration) {
 	c.t.Helper()
-	eventually(c.t, within, "the search server reads seats from the alliance", func() error {
+	framework.Eventually(c.t, within, "the search server reads seats from the alliance", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		s, ans := w.api.seats(ctx, "star", refOf(f))
@@ -279,7 +280,7 @@ func (c *cluster) waitBookable(w *bookingWorld, f flight.Flight, within time.Dur
 func (c *cluster) delegate() string {
 	c.t.Helper()
 	var d string
-	eventually(c.t, 30*time.Second, "a delegate", func() error {
+	framework.Eventually(c.t, 30*time.Second, "a delegate", func() error {
 		for _, n := range []string{"m1", "m2", "m3"} {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			var st membership.Status

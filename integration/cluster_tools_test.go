@@ -4,10 +4,11 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // repoRoot is the module's root, where the Makefile and deploy/ are.
@@ -24,7 +25,7 @@ func repoRoot(t testing.TB) string {
 // and fails the test with its output when it fails.
 func runTool(t testing.TB, tool string, args ...string) string {
 	t.Helper()
-	bin := filepath.Join(binDir, tool)
+	bin := framework.Bin(tool)
 	if _, err := os.Stat(bin); err != nil {
 		build := exec.Command("go", "build", "-o", bin, "flightalliance/cmd/"+tool)
 		if out, err := build.CombinedOutput(); err != nil {

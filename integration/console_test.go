@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // chromiumPath is Debian's chromium, which `make deps` installs.
@@ -39,7 +41,7 @@ func TestWebConsole(t *testing.T) {
 	}
 	cheapest := firstLeg(t, a.activeData(), want[0])
 	w.waitBookable(cheapest, 90*time.Second)
-	eventually(t, 30*time.Second, "the search server answers complete", func() error {
+	framework.Eventually(t, 30*time.Second, "the search server answers complete", func() error {
 		return checkSearch(w.base, []*testAlliance{a}, []query{q})
 	})
 

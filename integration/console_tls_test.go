@@ -4,6 +4,7 @@ import (
 	"context"
 	"flightalliance/internal/airlinecmd"
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 	"fmt"
 	"net/http"
 	"slices"
@@ -17,10 +18,10 @@ import (
 // /healthz with the search server's certificate, so every machine shows up, as the tree has it.
 func TestWebConsoleOverTLS(t *testing.T) {
 	dir := t.TempDir()
-	addr := freeAddr(t)
+	addr := framework.FreeAddr(t)
 	base := "https://" + addr
 	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, allianceOpts{search: []string{base}})
-	startProc(t, dir, "search", "search", append([]string{"--listen", addr}, airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
+	framework.StartProc(t, dir, "search", "search", append([]string{"--listen", addr}, airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)
 	}
@@ -38,7 +39,7 @@ func TestWebConsoleOverTLS(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("GET %s/: %s %q", base, resp.Status, resp.Header.Get("Content-Type"))
 	}
-	eventually(t, 30*time.Second, "the live picture shows m1 and m2 up, as the tree places the sellers", func() error {
+	framework.Eventually(t, 30*time.Second, "the live picture shows m1 and m2 up, as the tree places the sellers", func() error {
 		var pic search.LivePicture
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

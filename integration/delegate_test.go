@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // registration reads the search server's registration of alliance name.
@@ -34,7 +35,7 @@ func (a *testAlliance) waitRegistered(base, machine string, timeout time.Duratio
 	a.t.Helper()
 	want := a.machines[machine].url() + "/Services/SellerService"
 	alternates := min(len(a.live())-1, 2)
-	eventually(a.t, timeout, fmt.Sprintf("%s registered as delegate with %d alternates", machine, alternates), func() error {
+	framework.Eventually(a.t, timeout, fmt.Sprintf("%s registered as delegate with %d alternates", machine, alternates), func() error {
 		r, err := registration(base, a.name)
 		switch {
 		case err != nil:
@@ -72,7 +73,7 @@ func TestDelegatePauseAndKillUnderLoad(t *testing.T) {
 	a.waitSettled(90 * time.Second)
 	a.waitRegistered(base, "m2", 30*time.Second)
 	settled := time.Now()
-	eventually(t, 30*time.Second, "searches answered after the kill settled", func() error {
+	framework.Eventually(t, 30*time.Second, "searches answered after the kill settled", func() error {
 		if n := len(load.since(settled)); n < 20 {
 			return fmt.Errorf("%d answers", n)
 		}
@@ -107,7 +108,7 @@ func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	dir := t.TempDir()
 	base, _ := startSearch(t, dir, "--registration-ttl", "3s")
 	q := searchURL(base, query{src: "TLV", dst: "JFK", date: testDate})
-	eventually(t, 30*time.Second, "an empty search server answers 503", func() error {
+	framework.Eventually(t, 30*time.Second, "an empty search server answers 503", func() error {
 		code, body, err := get(q)
 		if err != nil {
 			return err
@@ -121,7 +122,7 @@ func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, base)
 	a.waitSettled(120 * time.Second)
 	queries := busyQueries(a.activeData(), 2)
-	eventually(t, 30*time.Second, "answers through the search server", func() error {
+	framework.Eventually(t, 30*time.Second, "answers through the search server", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 
@@ -129,7 +130,7 @@ func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	a.pause("m1")
 	a.pause("m2")
 	var silent search.Answer
-	eventually(t, 30*time.Second, "the silent alliance reported incomplete", func() error {
+	framework.Eventually(t, 30*time.Second, "the silent alliance reported incomplete", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := getJSON(ctx, searchURL(base, queries[0]), &silent); err != nil {
@@ -145,7 +146,7 @@ func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	}
 	a.resume("m1")
 	a.resume("m2")
-	eventually(t, 60*time.Second, "the alliance complete again", func() error {
+	framework.Eventually(t, 60*time.Second, "the alliance complete again", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 }

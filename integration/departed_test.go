@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestAHolderWhoseSessionEndedStillAnswers: a seller's two holders fail at once — one is killed,
@@ -30,7 +32,7 @@ func TestAHolderWhoseSessionEndedStillAnswers(t *testing.T) {
 	a.cutEtcd(cut)
 	a.kill(killed)
 	var gone time.Time
-	eventually(t, 60*time.Second, fmt.Sprintf("%s's and %s's entries gone from the tree", cut, killed), func() error {
+	framework.Eventually(t, 60*time.Second, fmt.Sprintf("%s's and %s's entries gone from the tree", cut, killed), func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		st, err := a.readTree(ctx)
@@ -45,7 +47,7 @@ func TestAHolderWhoseSessionEndedStillAnswers(t *testing.T) {
 		gone = time.Now()
 		return nil
 	})
-	eventually(t, 30*time.Second, "20 searches since the entries vanished", func() error {
+	framework.Eventually(t, 30*time.Second, "20 searches since the entries vanished", func() error {
 		if n := len(load.since(gone)); n < 20 {
 			return fmt.Errorf("%d so far", n)
 		}

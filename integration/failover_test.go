@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // TestFiveMachinesDownToOne kills machines one at a time with SIGKILL, the delegate among them,
@@ -47,7 +48,7 @@ func TestFiveMachinesDownToOne(t *testing.T) {
 		a.waitMembers(60 * time.Second)
 	}
 	// m5 alone, without quorum: the search server must get its answers through m5.
-	took := eventually(t, 60*time.Second, "the last machine answers through the search server", func() error {
+	took := framework.Eventually(t, 60*time.Second, "the last machine answers through the search server", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 	t.Logf("last machine registered and answering %v after the last kill", took)
@@ -78,7 +79,7 @@ func TestRejoinReplacesOldVersionAndPauseRecovers(t *testing.T) {
 		}
 		a.restart("m2")
 		a.waitSettled(90 * time.Second)
-		eventually(t, 30*time.Second, "answers show the new UA prices", func() error {
+		framework.Eventually(t, 30*time.Second, "answers show the new UA prices", func() error {
 			return a.checkAnswers("m1", queries)
 		})
 	})
@@ -103,7 +104,7 @@ func TestRejoinReplacesOldVersionAndPauseRecovers(t *testing.T) {
 // waitMembers waits until the etcd cluster's members are exactly the live machines.
 func (a *testAlliance) waitMembers(timeout time.Duration) {
 	a.t.Helper()
-	eventually(a.t, timeout, "etcd members are the live machines", func() error {
+	framework.Eventually(a.t, timeout, "etcd members are the live machines", func() error {
 		members, err := a.etcdMembers()
 		if err != nil {
 			return err

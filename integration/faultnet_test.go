@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"flightalliance/internal/faultnet"
+	"flightalliance/tests/framework"
 )
 
 // faultNet is a set of toxiproxy proxies, in this process, in front of the machines' ports (set
@@ -26,7 +27,7 @@ func newFaultNet(t testing.TB) *faultNet {
 // proxy starts a proxy to upstream and returns the address it listens on.
 func (n *faultNet) proxy(name, upstream string) string {
 	n.t.Helper()
-	listen := freeAddr(n.t)
+	listen := framework.FreeAddr(n.t)
 	if _, err := n.proxies.Start(name, listen, upstream); err != nil {
 		n.t.Fatalf("proxy %s: %v", name, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/tests/framework"
 	"flightalliance/tests/framework/goroutines"
 )
 
@@ -22,7 +23,7 @@ import (
 // serves its runtime profiles (--pprof), and its process (whose open files /proc lists).
 type watchedProcess struct {
 	name, metrics, pprof string
-	proc                 *proc
+	proc                 *framework.Proc
 }
 
 // processLevel is what a process holds: goroutines and open files (sockets included), less
@@ -66,7 +67,7 @@ func readLevels(t testing.TB, procs []watchedProcess) map[string]processLevel {
 	t.Helper()
 	out := map[string]processLevel{}
 	for _, p := range procs {
-		if !p.proc.running() {
+		if !p.proc.Running() {
 			t.Fatalf("%s is not running", p.name)
 		}
 		stacks := readStacks(t, p)
@@ -111,7 +112,7 @@ func baselineOf(t testing.TB, procs []watchedProcess) *levelSnapshot {
 	s := &levelSnapshot{procs: procs, levels: restingLevels(t, procs), stacks: map[string]goroutines.Stacks{},
 		files: map[string]map[string]int{}}
 	for _, p := range procs {
-		s.stacks[p.name], s.files[p.name] = readStacks(t, p), openFiles(p.proc.pid())
+		s.stacks[p.name], s.files[p.name] = readStacks(t, p), openFiles(p.proc.Pid())
 		if s.levels[p.name].pooled == 0 {
 			// The test's own readings keep a connection open: none seen means the stacks of
 			// kept connections are no longer told apart (a new Go, new frames), and every one
@@ -157,7 +158,7 @@ func (s *levelSnapshot) expectBack(t testing.TB, when string) {
 func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 	t.Helper()
 	now := readStacks(t, p)
-	keep := keptLogsDir(t)
+	keep := framework.KeptLogsDir(t)
 	if os.MkdirAll(keep, 0o755) == nil {
 		_ = os.WriteFile(filepath.Join(keep, p.name+"-goroutines-baseline.txt"), []byte(s.stacks[p.name].String()), 0o644)
 		_ = os.WriteFile(filepath.Join(keep, p.name+"-goroutines-now.txt"), []byte(now.String()), 0o644)
@@ -179,7 +180,7 @@ func (s *levelSnapshot) grown(t testing.TB, p watchedProcess) string {
 		fmt.Fprintf(&out, "+%d\n  %s\n", g.by, strings.ReplaceAll(g.stack, "\n", "\n  "))
 	}
 	fmt.Fprintf(&out, "%s's open files that grew:", p.name)
-	files := openFiles(p.proc.pid())
+	files := openFiles(p.proc.Pid())
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		if d := files[f] - s.files[p.name][f]; d > 0 {
 			fmt.Fprintf(&out, " +%d %s;", d, f)

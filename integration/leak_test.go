@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // TestNothingLeaksRoundAfterRound runs the same round of work six times against a secure
@@ -29,7 +30,7 @@ import (
 // booking cancelled, a hold confirmed and cancelled, and a hold left to expire. The delegate must
 // not move. The membership watch runs throughout.
 func TestNothingLeaksRoundAfterRound(t *testing.T) {
-	searchPprof := freeAddr(t)
+	searchPprof := framework.FreeAddr(t)
 	w := newBookingWorld(t, map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}}, allianceOpts{pprof: true}, nil,
 		"--pprof", searchPprof)
 	booked := directFlights(w.a.data, "LY", 1)[0]

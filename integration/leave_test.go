@@ -15,7 +15,7 @@ func TestGracefulLeave(t *testing.T) {
 	m2 := a.machines["m2"]
 	start := time.Now()
 	a.leave("m2")
-	if code := m2.proc.wait(45 * time.Second); code != 0 {
+	if code := m2.proc.Wait(45 * time.Second); code != 0 {
 		t.Fatalf("m2 exited with %d after SIGTERM, want 0", code)
 	}
 	t.Logf("m2 left in %v", time.Since(start).Round(time.Millisecond))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // readyQueries picks n busy queries of the alliance's data, computes their reference answers,
@@ -18,7 +19,7 @@ func (a *testAlliance) readyQueries(base string, n int) (queries []query, want m
 	for _, q := range queries {
 		want[q.String()] = referenceAcross([]map[string][]flight.Flight{a.activeData()}, q, 30*time.Minute)
 	}
-	eventually(a.t, 30*time.Second, "answers through the search server", func() error {
+	framework.Eventually(a.t, 30*time.Second, "answers through the search server", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 	return queries, want

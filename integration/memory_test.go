@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestMemoryStaysWithinItsBudgets runs a secure alliance of three machines behind a search
@@ -17,7 +19,7 @@ import (
 // heap (after two collections) must be within a twentieth and 2 MiB of what it was after the
 // second: a cache that ignores its budget, or anything kept per query, grows round after round.
 func TestMemoryStaysWithinItsBudgets(t *testing.T) {
-	searchPprof := freeAddr(t)
+	searchPprof := framework.FreeAddr(t)
 	base, search := startSearch(t, t.TempDir(), "--answer-cache", "4", "--pprof", searchPprof)
 	a := startAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
 		allianceOpts{extra: []string{"--cache-mib", "4", "--flights-cache", "20000"}, search: []string{base}, perDay: 2000, days: 1,

@@ -18,6 +18,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // controls are a search's paging and controls, as the REST parameters give them.
@@ -194,7 +195,7 @@ func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 		t.Fatalf("the generated data has %d pairs with long lists in both alliances", len(queries))
 	}
 
-	eventually(t, 60*time.Second, "both alliances answer complete through the search server", func() error {
+	framework.Eventually(t, 60*time.Second, "both alliances answer complete through the search server", func() error {
 		for _, q := range queries {
 			ans, err := searchPaged(base, q, controls{})
 			if err != nil {
@@ -278,7 +279,7 @@ func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 		q := queries[0]
 		c := controls{limit: 5, offset: 5, sort: "duration", nonstop: false}
 		whole, window := referenceControlled(datas, q, c, 30*time.Minute)
-		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--limit", "5", "--offset", "5", "--sort", "duration").Output()
 		if err != nil {
 			t.Fatalf("flights search: %v\n%s", err, out)

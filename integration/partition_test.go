@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestPartitionAndHeal cuts a machine off behind its proxies: the delegate keeps answering
@@ -55,7 +57,7 @@ func TestPartitionedEtcdLeaderCostsNobodyElseTheirSession(t *testing.T) {
 	took := a.waitSettled(60 * time.Second)
 	t.Logf("etcd leader %s cut off: settled without it after %v", leader, took.Round(time.Millisecond))
 	// Past the session TTL again, with a new leader: the others' sessions are the ones they had.
-	eventually(t, 30*time.Second, "a new etcd leader among the others", func() error {
+	framework.Eventually(t, 30*time.Second, "a new etcd leader among the others", func() error {
 		for _, n := range others {
 			if st, err := a.status(n); err == nil && st.Member != nil && st.Member.IsLeader {
 				return nil

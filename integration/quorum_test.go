@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // Three machines of five killed within the dead-member grace leave two of five etcd voters: no
@@ -37,7 +39,7 @@ func TestQuorumLossKeepsAnswersComplete(t *testing.T) {
 	a.kill("m3") // two of five voters left
 	lost := time.Now()
 	load := startSteadyLoad(base, queries, want, 100*time.Millisecond)
-	eventually(t, hold+30*time.Second, fmt.Sprintf("%v of searches without quorum", hold), func() error {
+	framework.Eventually(t, hold+30*time.Second, fmt.Sprintf("%v of searches without quorum", hold), func() error {
 		if since := time.Since(lost); since < hold {
 			return fmt.Errorf("%v so far", since.Round(time.Second))
 		}
@@ -75,7 +77,7 @@ func TestQuorumLossKeepsAnswersComplete(t *testing.T) {
 	}
 	took := a.waitSettled(180 * time.Second)
 	t.Logf("the three machines restarted: settled %v later", took.Round(time.Millisecond))
-	eventually(t, 60*time.Second, "answers complete after the restarts", func() error {
+	framework.Eventually(t, 60*time.Second, "answers complete after the restarts", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // TestAMistakenRegistrationCostsNoAnswer: a machine of the alliance replaces the delegate's
@@ -25,7 +26,7 @@ func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 	a.waitSettled(90 * time.Second)
 	queries, want := a.readyQueries(base, 3)
 	var delegate search.Registration
-	eventually(t, 30*time.Second, "the delegate's registration naming the others", func() error {
+	framework.Eventually(t, 30*time.Second, "the delegate's registration naming the others", func() error {
 		regs, err := registrations(base)
 		if err != nil || len(regs) != 1 || len(regs[0].Alternates) != 2 {
 			return fmt.Errorf("registrations %+v (%v)", regs, err)
@@ -48,7 +49,7 @@ func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 			t.Fatalf("the mistaken registration is %+v: want %s, no alternates, the delegate %s as a fallback", mistaken, silent, delegate.URI)
 		}
 	}
-	eventually(t, 30*time.Second, "the delegate registering again", func() error {
+	framework.Eventually(t, 30*time.Second, "the delegate registering again", func() error {
 		regs, err := registrations(base)
 		if err != nil || len(regs) != 1 || regs[0].URI != delegate.URI {
 			return fmt.Errorf("registrations %+v (%v)", regs, err)

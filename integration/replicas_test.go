@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestReplicasChangeLiveAndRefuseMismatch: an alliance started without --replicas records the
@@ -32,11 +34,11 @@ func TestReplicasChangeLiveAndRefuseMismatch(t *testing.T) {
 	}
 	odd := a.newMachine("m4", []string{"KL"}, []string{"--replicas", "3"})
 	odd.join = strings.Join(join, ",")
-	p := startProc(t, a.dir, "m4", "airline", a.args(odd)...)
-	if code := p.wait(90 * time.Second); code != 1 {
+	p := framework.StartProc(t, a.dir, "m4", "airline", a.args(odd)...)
+	if code := p.Wait(90 * time.Second); code != 1 {
 		t.Fatalf("a machine joining with --replicas 3 exited with %d, want 1", code)
 	}
-	log, _ := os.ReadFile(p.log)
+	log, _ := os.ReadFile(p.Log)
 	if !strings.Contains(string(log), "--replicas 3: alliance star runs with replicas 2") {
 		t.Fatalf("the refused machine's log does not say why:\n%s", tail(log, 2000))
 	}
@@ -52,7 +54,7 @@ func TestReplicasChangeLiveAndRefuseMismatch(t *testing.T) {
 	if _, err := cli.Put(ctx, "/alliances/star/config", `{"replicas":3}`); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 60*time.Second, "every machine reports replicas 3", func() error {
+	framework.Eventually(t, 60*time.Second, "every machine reports replicas 3", func() error {
 		for _, n := range a.live() {
 			if st, err := a.status(n); err != nil || st.Replicas != 3 {
 				return fmt.Errorf("%s: replicas %d, %v", n, st.Replicas, err)
@@ -66,7 +68,7 @@ func TestReplicasChangeLiveAndRefuseMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.restart("m2")
-	eventually(t, 60*time.Second, "m2, restarted without --replicas, adopts the alliance's 3", func() error {
+	framework.Eventually(t, 60*time.Second, "m2, restarted without --replicas, adopts the alliance's 3", func() error {
 		if st, err := a.status("m2"); err != nil || st.Replicas != 3 || st.Joining {
 			return fmt.Errorf("replicas %d, joining %v, %v", st.Replicas, st.Joining, err)
 		}

@@ -79,7 +79,7 @@ func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
 	}
 	start := time.Now()
 	w.a.leave(n)
-	if code := m.proc.wait(45 * time.Second); code != 0 {
+	if code := m.proc.Wait(45 * time.Second); code != 0 {
 		t.Fatalf("roll %d: %s exited with %d after SIGTERM, want 0", roll+1, n, code)
 	}
 	left := time.Since(start)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // twentyByTwoHundred is 20 machines m01…m20 bringing 10 sellers each (S001…S200).
@@ -63,7 +65,7 @@ func TestTwentyMachinesKeepMaxVoters(t *testing.T) {
 		extra: []string{"--max-voters", "5", "--dead-member-grace", "5s"}, perDay: 4, days: 1})
 	took := a.waitSettled(240 * time.Second)
 	t.Logf("20 machines × 200 sellers settled %v after the last start", took.Round(time.Millisecond))
-	eventually(t, 60*time.Second, "5 voters (the first five names) and 15 learners", func() error {
+	framework.Eventually(t, 60*time.Second, "5 voters (the first five names) and 15 learners", func() error {
 		voters, learners, err := a.etcdRoles()
 		if err != nil {
 			return err
@@ -78,7 +80,7 @@ func TestTwentyMachinesKeepMaxVoters(t *testing.T) {
 	a.kill("m04")
 	took = a.waitSettled(120 * time.Second)
 	t.Logf("two voters killed: placement settled after %v", took.Round(time.Millisecond))
-	eventually(t, 90*time.Second, "two learners promoted in place of the dead voters", func() error {
+	framework.Eventually(t, 90*time.Second, "two learners promoted in place of the dead voters", func() error {
 		voters, learners, err := a.etcdRoles()
 		if err != nil {
 			return err
@@ -101,7 +103,7 @@ func TestTwentyMachinesKeepMaxVoters(t *testing.T) {
 	start = time.Now()
 	m20 := a.machines["m20"]
 	a.leave("m20")
-	if code := m20.proc.wait(60 * time.Second); code != 0 {
+	if code := m20.proc.Wait(60 * time.Second); code != 0 {
 		t.Fatalf("m20 exited with %d after SIGTERM, want 0", code)
 	}
 	exited := time.Since(start)

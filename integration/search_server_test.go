@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"flightalliance/internal/airlinecmd"
+	"flightalliance/tests/framework"
 )
 
 // searchCerts maps a secure search server's base URL to its certificate file.
@@ -20,13 +21,13 @@ var searchCerts sync.Map
 // test CA, verifying the delegates it calls, trusting only the registrations that carry a test
 // alliance's token (testTrustFile) — and returns its base URL (https://...). flags are added to
 // its command line.
-func startSearch(t testing.TB, dir string, flags ...string) (base string, p *proc) {
+func startSearch(t testing.TB, dir string, flags ...string) (base string, p *framework.Proc) {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := framework.FreeAddr(t)
 	name := "search-" + strings.ReplaceAll(addr, ":", "-")
 	files := issueFiles(t, dir, name)
 	args := append([]string{"--listen", addr, "--trust", testTrustFile}, airlinecmd.TLSArgs(files)...)
-	p = startProc(t, dir, name, "search", append(args, flags...)...)
+	p = framework.StartProc(t, dir, name, "search", append(args, flags...)...)
 	base = "https://" + addr
 	searchCerts.Store(base, files.CertFile)
 	return base, p

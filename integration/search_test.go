@@ -13,6 +13,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // renderedTrips writes each trip of a search answer as "price FLIGHT>FLIGHT", the form the
@@ -78,13 +79,13 @@ func TestSearchAcrossAlliances(t *testing.T) {
 		queries = append(queries, q, query{src: q.src, dst: q.dst, date: q.date, sellers: []string{"LY", "AF"}})
 	}
 	both := []*testAlliance{star, sky}
-	eventually(t, 30*time.Second, "both alliances answer through the search server", func() error {
+	framework.Eventually(t, 30*time.Second, "both alliances answer through the search server", func() error {
 		return checkSearch(base, both, queries)
 	})
 
 	t.Run("flights client", func(t *testing.T) {
 		q := queries[0]
-		out, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--json").Output()
 		if err != nil {
 			t.Fatalf("flights search --json: %v", err)
@@ -97,7 +98,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 		if got := renderedTrips(ans); !ans.Complete || !slices.Equal(got, want) {
 			t.Fatalf("flights search: complete=%v, %d trips, want %d", ans.Complete, len(got), len(want))
 		}
-		table, err := exec.Command(binDir+"/flights", "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		table, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String()).Output()
 		if err != nil {
 			t.Fatalf("flights search (table): %v\n%s", err, table)
@@ -109,7 +110,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 
 	t.Run("delegate killed", func(t *testing.T) {
 		star.kill("a1")
-		took := eventually(t, 60*time.Second, "answers complete again after the delegate's death", func() error {
+		took := framework.Eventually(t, 60*time.Second, "answers complete again after the delegate's death", func() error {
 			return checkSearch(base, both, queries)
 		})
 		t.Logf("answers complete and correct %v after kill -9 of star's delegate", took)

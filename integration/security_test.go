@@ -21,6 +21,7 @@ import (
 	"flightalliance/internal/pki"
 	"flightalliance/search"
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // TestSecureAlliance runs an alliance with its token and TLS everywhere (SOAP, status, etcd's
@@ -30,7 +31,7 @@ import (
 // and in no log.
 func TestSecureAlliance(t *testing.T) {
 	dir := t.TempDir()
-	searchAddr := freeAddr(t)
+	searchAddr := framework.FreeAddr(t)
 	base := "https://" + searchAddr
 	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY", "UA"}, "m2": {"LH"}, "m3": {"AC"}}, allianceOpts{search: []string{base}})
 	// The search server trusts star's token and another alliance's.
@@ -39,15 +40,15 @@ func TestSecureAlliance(t *testing.T) {
 	if err := pki.WriteSecret(trust, []byte("# alliance token\nstar "+a.token+"\noneworld "+otherToken+"\n")); err != nil {
 		t.Fatal(err)
 	}
-	searchProc := startProc(t, dir, "search", "search", append([]string{"--listen", searchAddr, "--registration-ttl", "10s", "--trust", trust},
+	searchProc := framework.StartProc(t, dir, "search", "search", append([]string{"--listen", searchAddr, "--registration-ttl", "10s", "--trust", trust},
 		airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)
 	}
 	a.waitSettled(60 * time.Second)
 	queries := busyQueries(a.activeData(), 3)
-	eventually(t, 30*time.Second, "complete answers over TLS", func() error { return a.checkAnswers(a.delegate(), queries) })
-	eventually(t, 30*time.Second, "complete answers through the https search server", func() error {
+	framework.Eventually(t, 30*time.Second, "complete answers over TLS", func() error { return a.checkAnswers(a.delegate(), queries) })
+	framework.Eventually(t, 30*time.Second, "complete answers through the https search server", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 
@@ -183,7 +184,7 @@ func TestSecureAlliance(t *testing.T) {
 	// kill -9 and restart with the same command line: the alliance settles and answers again.
 	a.kill("m2")
 	a.restart("m2")
-	eventually(t, 90*time.Second, "m2 serves again over TLS", func() error {
+	framework.Eventually(t, 90*time.Second, "m2 serves again over TLS", func() error {
 		st, err := a.status("m2")
 		switch {
 		case err != nil:
@@ -194,20 +195,18 @@ func TestSecureAlliance(t *testing.T) {
 		return nil
 	})
 	a.waitSettled(90 * time.Second)
-	eventually(t, 30*time.Second, "complete answers after kill -9 and restart", func() error { return a.checkAnswers(a.delegate(), queries) })
-	eventually(t, 30*time.Second, "complete answers through the search server after kill -9 and restart", func() error {
+	framework.Eventually(t, 30*time.Second, "complete answers after kill -9 and restart", func() error { return a.checkAnswers(a.delegate(), queries) })
+	framework.Eventually(t, 30*time.Second, "complete answers through the search server after kill -9 and restart", func() error {
 		return checkSearch(base, []*testAlliance{a}, queries)
 	})
 
 	t.Run("secrets", func(t *testing.T) {
-		procs := map[string]*proc{"search": searchProc}
+		procs := map[string]*framework.Proc{"search": searchProc}
 		for _, name := range a.order {
 			procs[name] = a.machines[name].proc
 		}
 		for name, p := range procs {
-			p.mu.Lock()
-			pid := p.cmd.Process.Pid
-			p.mu.Unlock()
+			pid := p.Pid()
 			cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 			if err != nil {
 				t.Fatal(err)
@@ -215,7 +214,7 @@ func TestSecureAlliance(t *testing.T) {
 			if bytes.Contains(cmdline, []byte(a.token)) {
 				t.Errorf("%s: the token is on its command line", name)
 			}
-			log, err := os.ReadFile(p.log)
+			log, err := os.ReadFile(p.Log)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/internal/pki"
+	"flightalliance/tests/framework"
 )
 
 // TestTokenChangeWithoutRestart changes a running alliance's token as README says, no process
@@ -52,7 +53,7 @@ func TestTokenChangeWithoutRestart(t *testing.T) {
 				sent = append(sent, sends[m])
 			}
 			w.acceptEveryToken(t, "after "+n+" read "+strings.Join(name(tokens, old, renewed), ", "), sent...)
-			eventually(t, 10*time.Second, "searches after the SIGHUP", func() error {
+			framework.Eventually(t, 10*time.Second, "searches after the SIGHUP", func() error {
 				if got := len(searches.since(at)); got < 20 {
 					return fmt.Errorf("%d searches answered since", got)
 				}

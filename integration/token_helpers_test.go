@@ -14,6 +14,7 @@ import (
 	"flightalliance/internal/pki"
 	"flightalliance/search"
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // reloadTrust writes the search server's trust file, sends it SIGHUP and waits until its log
@@ -21,7 +22,7 @@ import (
 func (w *bookingWorld) reloadTrust(t *testing.T, file, content string, times int) time.Time {
 	t.Helper()
 	writeSecret(t, file, content)
-	w.search.signal(syscall.SIGHUP)
+	w.search.Signal(syscall.SIGHUP)
 	waitLogTimes(t, w.search, "SIGHUP: trust file read again and in force", times)
 	return time.Now()
 }
@@ -30,7 +31,7 @@ func (w *bookingWorld) reloadTrust(t *testing.T, file, content string, times int
 // (its delegate's refresh) at or after since, and the alliance is not stale.
 func (w *bookingWorld) waitRegisteredAfter(t *testing.T, since time.Time) {
 	t.Helper()
-	eventually(t, 30*time.Second, "a registration of "+w.a.name+" accepted after the trust file changed", func() error {
+	framework.Eventually(t, 30*time.Second, "a registration of "+w.a.name+" accepted after the trust file changed", func() error {
 		regs, err := registrations(w.base)
 		if err != nil {
 			return err
@@ -49,15 +50,15 @@ func (w *bookingWorld) waitRegisteredAfter(t *testing.T, since time.Time) {
 func (w *bookingWorld) hangUp(t *testing.T, n string, times int) {
 	t.Helper()
 	p := w.a.machines[n].proc
-	p.signal(syscall.SIGHUP)
+	p.Signal(syscall.SIGHUP)
 	waitLogTimes(t, p, "SIGHUP: token file read again and in force", times)
 }
 
 // waitLogTimes waits (10 s at most) until p's log says s at least times times.
-func waitLogTimes(t *testing.T, p *proc, s string, times int) {
+func waitLogTimes(t *testing.T, p *framework.Proc, s string, times int) {
 	t.Helper()
-	eventually(t, 10*time.Second, p.name+" logged "+s, func() error {
-		log, err := os.ReadFile(p.log)
+	framework.Eventually(t, 10*time.Second, p.Name+" logged "+s, func() error {
+		log, err := os.ReadFile(p.Log)
 		if err != nil {
 			return err
 		}

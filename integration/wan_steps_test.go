@@ -20,6 +20,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 )
 
 // timedSearch sends one search through the search server and returns how long it took; an
@@ -161,7 +162,7 @@ func (a *testAlliance) moveEtcdLeaderOff(machine string) {
 // meanwhile is asked again of the new leader.
 func (a *testAlliance) moveEtcdLeaderTo(machine string) {
 	a.t.Helper()
-	eventually(a.t, 60*time.Second, "the etcd leadership on "+machine, func() error {
+	framework.Eventually(a.t, 60*time.Second, "the etcd leadership on "+machine, func() error {
 		leader, err := a.soleEtcdLeader()
 		switch {
 		case err != nil:
@@ -201,7 +202,7 @@ func (a *testAlliance) moveEtcdLeader(from, to string) {
 	if err := a.askEtcdLeaderMove(from, to); err != nil {
 		a.t.Fatal(err)
 	}
-	eventually(a.t, 30*time.Second, "the etcd leadership on "+to, func() error {
+	framework.Eventually(a.t, 30*time.Second, "the etcd leadership on "+to, func() error {
 		for _, n := range a.live() {
 			if st, err := a.status(n); err != nil || st.Member == nil || st.Member.IsLeader != (n == to) {
 				return fmt.Errorf("%s: %+v, %v", n, st.Member, err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // sixInThreeZones is an alliance of six machines, two in each of three zones, m1 and m4 in z1.
@@ -42,7 +43,7 @@ func TestReplicasSurviveTwoFailuresAndAZone(t *testing.T) {
 	}
 	votersSpanZones := func(what string) {
 		t.Helper()
-		took := eventually(t, 90*time.Second, what+": five etcd voters over the three zones, at most two in one", func() error {
+		took := framework.Eventually(t, 90*time.Second, what+": five etcd voters over the three zones, at most two in one", func() error {
 			voters, _, err := a.etcdRoles()
 			if err != nil {
 				return err
