@@ -155,7 +155,7 @@ func prepareAlliance(t testing.TB, name string, sellersOf map[string][]string, o
 		active: map[string]bool{}, search: opts.search, net: net, secure: !opts.open,
 		watch: membership.Start(t, getJSON)}
 	if a.secure {
-		a.token, a.tokenFile = allianceToken(t, name)
+		a.token, a.tokenFile = framework.AllianceToken(t, name)
 	}
 	var peers, zones []string
 	for _, n := range slices.Sorted(maps.Keys(opts.zones)) {
@@ -185,7 +185,7 @@ func (a *testAlliance) newMachine(name string, sellers, extra []string) *machine
 		sellers: sellers, dataDir: filepath.Join(a.dir, "var", name), extra: extra, scheme: "http://"}
 	if a.secure {
 		m.scheme = "https://"
-		files := issueFiles(a.t, a.dir, name)
+		files := framework.IssueFiles(a.t, a.dir, name)
 		m.tokenFile, m.tls = a.tokenFile, &files
 	}
 	if a.net != nil {

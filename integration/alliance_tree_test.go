@@ -26,7 +26,7 @@ func (a *testAlliance) etcd() *clientv3.Client {
 	// Its retries are expected while machines die; a test reports what matters itself.
 	cfg := clientv3.Config{Endpoints: eps, DialTimeout: 2 * time.Second, Logger: zap.NewNop()}
 	if a.secure {
-		cfg.TLS = testerTLS
+		cfg.TLS = framework.TesterTLS
 	}
 	cli, err := clientv3.New(cfg)
 	if err != nil {

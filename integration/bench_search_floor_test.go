@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"flightalliance/soap"
+	"flightalliance/tests/framework"
 )
 
 // transfers is, per query, how long the bytes of a whole cold REST answer take to cross the two
@@ -37,7 +38,7 @@ func transfers(b *testing.B, a *testAlliance, queries []query, jsonSizes []float
 		soapSizes[i] = float64(counted.last)
 	}
 
-	files := issueFiles(b, b.TempDir(), "floor")
+	files := framework.IssueFiles(b, b.TempDir(), "floor")
 	serverTLS, err := files.Server(true)
 	if err != nil {
 		b.Fatal(err)

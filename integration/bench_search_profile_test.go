@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/json"
 	"flightalliance/search"
+	"flightalliance/tests/framework"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -26,7 +27,7 @@ func profileREST(b *testing.B, dir string, cold, warm *testAlliance, queries []q
 		a    *testAlliance
 	}{{"warm", warm}, {"cold", cold}} {
 		s, err := search.New(search.Config{RegistrationTTL: time.Hour, DelegateTimeout: time.Minute, HedgeDelay: time.Minute,
-			Logger: slog.New(slog.DiscardHandler), DelegateTLS: testerTLS})
+			Logger: slog.New(slog.DiscardHandler), DelegateTLS: framework.TesterTLS})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -225,10 +225,10 @@ func newCluster(t *testing.T, image string) *cluster {
 	if err := os.MkdirAll(keys, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(keys, "ca.crt"), testCA.CertPEM, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(keys, "ca.crt"), framework.CA.CertPEM, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(keys, "ca.key"), testCA.KeyPEM, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(keys, "ca.key"), framework.CA.KeyPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	runTool(t, "alliancectl", "keys", "--out", keys, "--alliances", "star", "--machines", "4",

@@ -21,7 +21,7 @@ func TestWebConsoleOverTLS(t *testing.T) {
 	addr := framework.FreeAddr(t)
 	base := "https://" + addr
 	a := prepareAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, allianceOpts{search: []string{base}})
-	framework.StartProc(t, dir, "search", "search", append([]string{"--listen", addr}, airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
+	framework.StartProc(t, dir, "search", "search", append([]string{"--listen", addr}, airlinecmd.TLSArgs(framework.IssueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)
 	}

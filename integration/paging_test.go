@@ -279,7 +279,7 @@ func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 		q := queries[0]
 		c := controls{limit: 5, offset: 5, sort: "duration", nonstop: false}
 		whole, window := referenceControlled(datas, q, c, 30*time.Minute)
-		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", framework.CAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--limit", "5", "--offset", "5", "--sort", "duration").Output()
 		if err != nil {
 			t.Fatalf("flights search: %v\n%s", err, out)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/tests/framework"
 )
 
 // TestRollingRestart upgrades an alliance as README says to: one machine at a time, SIGTERM (it
@@ -83,7 +84,7 @@ func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
 		t.Fatalf("roll %d: %s exited with %d after SIGTERM, want 0", roll+1, n, code)
 	}
 	left := time.Since(start)
-	issueFiles(t, w.a.dir, n) // the restart renews its certificate
+	framework.IssueFiles(t, w.a.dir, n) // the restart renews its certificate
 	w.a.restart(n)
 	if err := waitBack(w.a, n, 60*time.Second); err != nil {
 		t.Fatalf("roll %d: %s after its restart: %v", roll+1, n, err)
@@ -99,7 +100,7 @@ func (w *bookingWorld) restartGracefully(t *testing.T, n string, roll int) {
 // servedSerial is the serial number of the certificate a TLS server at addr presents ("" when it
 // cannot be reached: a stopped machine).
 func servedSerial(addr string) string {
-	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, testerTLS)
+	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, framework.TesterTLS)
 	if err != nil {
 		return ""
 	}

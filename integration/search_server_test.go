@@ -19,14 +19,14 @@ var searchCerts sync.Map
 
 // startSearch starts a search server the way make run does — HTTPS with a certificate of the
 // test CA, verifying the delegates it calls, trusting only the registrations that carry a test
-// alliance's token (testTrustFile) — and returns its base URL (https://...). flags are added to
+// alliance's token (framework.TrustFile) — and returns its base URL (https://...). flags are added to
 // its command line.
 func startSearch(t testing.TB, dir string, flags ...string) (base string, p *framework.Proc) {
 	t.Helper()
 	addr := framework.FreeAddr(t)
 	name := "search-" + strings.ReplaceAll(addr, ":", "-")
-	files := issueFiles(t, dir, name)
-	args := append([]string{"--listen", addr, "--trust", testTrustFile}, airlinecmd.TLSArgs(files)...)
+	files := framework.IssueFiles(t, dir, name)
+	args := append([]string{"--listen", addr, "--trust", framework.TrustFile}, airlinecmd.TLSArgs(files)...)
 	p = framework.StartProc(t, dir, name, "search", append(args, flags...)...)
 	base = "https://" + addr
 	searchCerts.Store(base, files.CertFile)

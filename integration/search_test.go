@@ -85,7 +85,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 
 	t.Run("flights client", func(t *testing.T) {
 		q := queries[0]
-		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		out, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", framework.CAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String(), "--json").Output()
 		if err != nil {
 			t.Fatalf("flights search --json: %v", err)
@@ -98,7 +98,7 @@ func TestSearchAcrossAlliances(t *testing.T) {
 		if got := renderedTrips(ans); !ans.Complete || !slices.Equal(got, want) {
 			t.Fatalf("flights search: complete=%v, %d trips, want %d", ans.Complete, len(got), len(want))
 		}
-		table, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", testCAFile, "--from", q.src, "--to", q.dst,
+		table, err := exec.Command(framework.Bin("flights"), "search", "--server", base, "--ca", framework.CAFile, "--from", q.src, "--to", q.dst,
 			"--date", q.date.String()).Output()
 		if err != nil {
 			t.Fatalf("flights search (table): %v\n%s", err, table)

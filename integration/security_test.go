@@ -41,7 +41,7 @@ func TestSecureAlliance(t *testing.T) {
 		t.Fatal(err)
 	}
 	searchProc := framework.StartProc(t, dir, "search", "search", append([]string{"--listen", searchAddr, "--registration-ttl", "10s", "--trust", trust},
-		airlinecmd.TLSArgs(issueFiles(t, dir, "search"))...)...)
+		airlinecmd.TLSArgs(framework.IssueFiles(t, dir, "search"))...)...)
 	for _, n := range a.order {
 		a.start(n)
 	}
@@ -141,11 +141,11 @@ func TestSecureAlliance(t *testing.T) {
 		}
 	})
 	t.Run("certificate", func(t *testing.T) {
-		noCert := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: testerTLS.RootCAs}}}
+		noCert := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: framework.TesterTLS.RootCAs}}}
 		if err := fetch(soap.ClientOptions{HTTPClient: noCert, Token: a.token}); err == nil {
 			t.Error("a caller with the token but no certificate got the seller")
 		}
-		untrusting := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{Certificates: testerTLS.Certificates}}}
+		untrusting := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{Certificates: framework.TesterTLS.Certificates}}}
 		if err := fetch(soap.ClientOptions{HTTPClient: untrusting, Token: a.token}); err == nil {
 			t.Error("a caller that does not know the CA trusted the machine")
 		}

@@ -27,7 +27,8 @@ import (
 // and the delegate's registrations, with the new one, go on.
 func TestTokenChangeWithoutRestart(t *testing.T) {
 	dir := t.TempDir()
-	old, renewed := allianceTokens["star"], pki.Token()
+	old, _ := framework.AllianceToken(t, "star")
+	renewed := pki.Token()
 	tokenFile, trustFile := filepath.Join(dir, "star.token"), filepath.Join(dir, "trust")
 	writeSecret(t, tokenFile, old)
 	writeSecret(t, trustFile, "star "+old)

@@ -217,7 +217,7 @@ func (a *testAlliance) moveEtcdLeader(from, to string) {
 func (a *testAlliance) askEtcdLeaderMove(from, to string) error {
 	m := a.machines[from]
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{m.scheme + m.client}, DialTimeout: 5 * time.Second,
-		TLS: testerTLS, Logger: zap.NewNop()})
+		TLS: framework.TesterTLS, Logger: zap.NewNop()})
 	if err != nil {
 		return err
 	}

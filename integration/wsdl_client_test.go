@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"flightalliance/internal/zeeptest"
+	"flightalliance/tests/framework"
 )
 
 // TestThirdPartyWSDLClient asks a real airline server for trips with zeep (Debian's python3-zeep),
@@ -26,7 +27,7 @@ func TestThirdPartyWSDLClient(t *testing.T) {
 	for _, q := range busyQueries(a.activeData(), 2) {
 		cmd := zeeptest.Command(ctx, t, dir, "trips.py", a.machines["m1"].url()+"/Services/SellerService",
 			q.src, q.dst, q.date.String())
-		tester := issueFiles(t, t.TempDir(), "zeep-soap")
+		tester := framework.IssueFiles(t, t.TempDir(), "zeep-soap")
 		cmd.Env = append(os.Environ(), "FA_TLS_CERT="+tester.CertFile, "FA_TLS_KEY="+tester.KeyFile, "FA_TLS_CA="+tester.CAFile)
 		out, err := cmd.Output()
 		if err != nil {
