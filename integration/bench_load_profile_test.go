@@ -50,7 +50,7 @@ func profileSearches(b *testing.B, out, phase, alliance string, limit int, extra
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
 	searchPprof := framework.FreeAddr(b)
-	base, _ := startSearch(b, dir, append([]string{"--log-level", "warn", "--pprof", searchPprof}, search...)...)
+	base, _ := framework.StartSearch(b, dir, append([]string{"--log-level", "warn", "--pprof", searchPprof}, search...)...)
 	a := startAlliance(b, alliance, sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base}, pprof: true,
 		extra: append([]string{"--log-level", "warn"}, extra...)})
 	a.waitSettled(3 * time.Minute)

@@ -93,7 +93,7 @@ func BenchmarkSearchUnderLoad(b *testing.B) {
 		searchFlags = append(searchFlags, "--max-searches", n)
 	}
 	searchFlags = append(searchFlags, strings.Fields(os.Getenv("FA_SEARCH_FLAGS"))...)
-	base, searchProc := startSearch(b, dir, searchFlags...)
+	base, searchProc := framework.StartSearch(b, dir, searchFlags...)
 	a := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{base},
 		extra: strings.Fields(os.Getenv("FA_AIRLINE_FLAGS"))})
 	a.waitSettled(3 * time.Minute)

@@ -60,8 +60,8 @@ func BenchmarkSearchREST(b *testing.B) {
 	sellers := map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"}}
 	dir := b.TempDir()
 	searchFlags := []string{"--registration-ttl", "30s", "--delegate-timeout", "60s", "--hedge-delay", "60s", "--log-level", "warn"}
-	coldBase, _ := startSearch(b, dir, append(slices.Clone(searchFlags), "--answer-cache", "0")...)
-	warmBase, warmSearch := startSearch(b, dir, searchFlags...)
+	coldBase, _ := framework.StartSearch(b, dir, append(slices.Clone(searchFlags), "--answer-cache", "0")...)
+	warmBase, warmSearch := framework.StartSearch(b, dir, searchFlags...)
 	cold := startAlliance(b, "cold", sellers, allianceOpts{extra: []string{"--cache-mib", "0", "--flights-cache", "0"}, perDay: 10000, days: 1, search: []string{coldBase}})
 	warm := startAlliance(b, "warm", sellers, allianceOpts{perDay: 10000, days: 1, search: []string{warmBase}})
 	cold.waitSettled(3 * time.Minute)

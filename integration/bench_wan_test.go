@@ -52,7 +52,7 @@ var wanSearchFlags = []string{"--network", "wan"}
 func BenchmarkAcrossContinents(b *testing.B) {
 	const coldQueries, bookings = 10, 10
 	dir := b.TempDir()
-	base, _ := startSearch(b, dir, wanSearchFlags...)
+	base, _ := framework.StartSearch(b, dir, wanSearchFlags...)
 	a := prepareAlliance(b, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
 		allianceOpts{net: true, extra: wanAirlineFlags})
 	a.search = []string{"https://" + a.net.proxy("search", strings.TrimPrefix(base, "https://"))}

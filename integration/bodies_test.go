@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // zeros is an endless body of one repeated byte, cut at n bytes.
@@ -28,7 +30,7 @@ func (z *zeros) Read(p []byte) (int, error) {
 // while it is still sending, and both keep answering afterwards.
 func TestOversizedBodies(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "10s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "10s")
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}}, base)
 	queries, _ := a.readyQueries(base, 2)
 

@@ -29,7 +29,7 @@ type bookingWorld struct {
 func newBookingWorld(t testing.TB, sellersOf map[string][]string, opts allianceOpts,
 	seats func(data map[string][]flight.Flight) map[flight.Key]int, searchArgs ...string) *bookingWorld {
 	t.Helper()
-	base, search := startSearch(t, t.TempDir(), searchArgs...)
+	base, search := framework.StartSearch(t, t.TempDir(), searchArgs...)
 	opts.search = append(opts.search, base)
 	a := prepareAlliance(t, "star", sellersOf, opts)
 	if seats != nil {

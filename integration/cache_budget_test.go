@@ -3,6 +3,8 @@ package integration
 import (
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestTheDelegateKeepsItsAnswersWithinItsBudget runs a secure alliance whose machines may keep 1
@@ -11,7 +13,7 @@ import (
 // the queries are kept (the least recently used went), every answer let go is computed again (a
 // cache miss), and every answer is complete and equal to the reference.
 func TestTheDelegateKeepsItsAnswersWithinItsBudget(t *testing.T) {
-	base, _ := startSearch(t, t.TempDir(), "--answer-cache", "0")
+	base, _ := framework.StartSearch(t, t.TempDir(), "--answer-cache", "0")
 	a := startAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
 		allianceOpts{extra: []string{"--cache-mib", "1"}, search: []string{base}, perDay: 800, days: 1})
 	a.waitSettled(90 * time.Second)

@@ -67,7 +67,7 @@ func TestChaos(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "4s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "4s")
 	a := newProxiedAlliance(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "5s", "--replicas", strconv.Itoa(replicas)}, base)

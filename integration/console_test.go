@@ -45,7 +45,7 @@ func TestWebConsole(t *testing.T) {
 		return checkSearch(w.base, []*testAlliance{a}, []query{q})
 	})
 
-	d := startConsoleDriver(ctx, t, startChromium(ctx, t, searchSPKI(t, w.base)), w.base)
+	d := startConsoleDriver(ctx, t, startChromium(ctx, t, framework.SearchSPKI(t, w.base)), w.base)
 	parent := t
 	const step = 20 * time.Second
 

@@ -51,7 +51,7 @@ func (a *testAlliance) waitRegistered(base, machine string, timeout time.Duratio
 // registered alternates, so no answer is incomplete and none is wrong.
 func TestDelegatePauseAndKillUnderLoad(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--hedge-delay", "300ms", "--delegate-timeout", "4s")
+	base, _ := framework.StartSearch(t, dir, "--hedge-delay", "300ms", "--delegate-timeout", "4s")
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}}, base)
 	a.waitSettled(120 * time.Second)
 	queries, want := a.readyQueries(base, 4)
@@ -106,7 +106,7 @@ func TestDelegatePauseAndKillUnderLoad(t *testing.T) {
 // no alliance answers 503.
 func TestSilentAllianceIsReportedAndNoAllianceIs503(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "3s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "3s")
 	q := searchURL(base, query{src: "TLV", dst: "JFK", date: testDate})
 	framework.Eventually(t, 30*time.Second, "an empty search server answers 503", func() error {
 		code, body, err := get(q)

@@ -19,7 +19,7 @@ import (
 // through a search server. Healed, the cut machine comes back and the placement settles.
 func TestAHolderWhoseSessionEndedStillAnswers(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir)
+	base, _ := framework.StartSearch(t, dir)
 	a := newProxiedAlliance(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}, "m4": {"AF"}, "m5": {"BA"},
 	}, nil, base)

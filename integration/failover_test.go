@@ -19,7 +19,7 @@ import (
 // server itself.
 func TestFiveMachinesDownToOne(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "6s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "6s")
 	a := newAllianceArgs(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA", "KE"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "3s"}, base)

@@ -20,7 +20,7 @@ import (
 // second: a cache that ignores its budget, or anything kept per query, grows round after round.
 func TestMemoryStaysWithinItsBudgets(t *testing.T) {
 	searchPprof := framework.FreeAddr(t)
-	base, search := startSearch(t, t.TempDir(), "--answer-cache", "4", "--pprof", searchPprof)
+	base, search := framework.StartSearch(t, t.TempDir(), "--answer-cache", "4", "--pprof", searchPprof)
 	a := startAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH"}},
 		allianceOpts{extra: []string{"--cache-mib", "4", "--flights-cache", "20000"}, search: []string{base}, perDay: 2000, days: 1,
 			pprof: true})

@@ -184,7 +184,7 @@ func searchPaged(base string, q query, c controls) (search.Answer, error) {
 // parameters are 400s naming them; flights search prints the window and the total.
 func TestPagingAndControlsAcrossAlliances(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "5s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "5s")
 	star := startAlliance(t, "star", map[string][]string{"a1": {"LY"}, "a2": {"UA"}}, allianceOpts{search: []string{base}, perDay: 600, days: 1})
 	sky := startAlliance(t, "sky", map[string][]string{"b1": {"AF"}}, allianceOpts{search: []string{base}, perDay: 600, days: 1})
 	star.waitSettled(90 * time.Second)

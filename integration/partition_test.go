@@ -45,7 +45,7 @@ func TestPartitionAndHeal(t *testing.T) {
 // answer stays complete. Healed, the cut machine comes back.
 func TestPartitionedEtcdLeaderCostsNobodyElseTheirSession(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir)
+	base, _ := framework.StartSearch(t, dir)
 	a := newProxiedAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}}, nil, base)
 	a.waitSettled(90 * time.Second)
 	queries, want := a.readyQueries(base, 3)

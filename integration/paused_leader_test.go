@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"flightalliance/tests/framework"
 )
 
 // TestAnswersStayCompleteWhileTheEtcdLeaderIsPaused pauses (SIGSTOP) the machine whose etcd
@@ -28,7 +30,7 @@ import (
 // nobody else for 1.3 s.)
 func TestAnswersStayCompleteWhileTheEtcdLeaderIsPaused(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir)
+	base, _ := framework.StartSearch(t, dir)
 	a := startAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}, "m4": {"BA"}}, allianceOpts{search: []string{base}})
 	a.waitSettled(90 * time.Second)
 	queries, want := a.readyQueries(base, 3)

@@ -25,7 +25,7 @@ func TestQuorumLossKeepsAnswersComplete(t *testing.T) {
 		hold = d
 	}
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "10s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "10s")
 	a := newAllianceArgs(t, "star", map[string][]string{
 		"m1": {"LY"}, "m2": {"UA"}, "m3": {"AF"}, "m4": {"BA"}, "m5": {"QF"},
 	}, []string{"--dead-member-grace", "10m"}, base)

@@ -21,7 +21,7 @@ import (
 // until the delegate registers again (within its 3 s refresh).
 func TestAMistakenRegistrationCostsNoAnswer(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir)
+	base, _ := framework.StartSearch(t, dir)
 	a := newProxiedAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA", "LH"}, "m3": {"AF"}}, nil, base)
 	a.waitSettled(90 * time.Second)
 	queries, want := a.readyQueries(base, 3)

@@ -20,7 +20,7 @@ import (
 // command line adopts the new K.
 func TestReplicasChangeLiveAndRefuseMismatch(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir)
+	base, _ := framework.StartSearch(t, dir)
 	a := newAlliance(t, "star", map[string][]string{"m1": {"LY"}, "m2": {"UA"}, "m3": {"LH", "AF"}}, base)
 	a.waitSettled(90 * time.Second)
 	queries, _ := a.readyQueries(base, 3)

@@ -68,7 +68,7 @@ func checkSearch(base string, alliances []*testAlliance, queries []query) error 
 // measures how long the answers stay incomplete after the delegate of one alliance is killed.
 func TestSearchAcrossAlliances(t *testing.T) {
 	dir := t.TempDir()
-	base, _ := startSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "3s")
+	base, _ := framework.StartSearch(t, dir, "--registration-ttl", "10s", "--delegate-timeout", "3s")
 	star := newAlliance(t, "star", map[string][]string{"a1": {"LY"}, "a2": {"UA"}, "a3": {"LH"}}, base)
 	sky := newAlliance(t, "sky", map[string][]string{"b1": {"AF"}, "b2": {"KE"}}, base)
 	star.waitSettled(90 * time.Second)

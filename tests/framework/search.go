@@ -1,4 +1,4 @@
-package integration
+package framework
 
 import (
 	"crypto/sha256"
@@ -11,31 +11,30 @@ import (
 	"testing"
 
 	"flightalliance/internal/airlinecmd"
-	"flightalliance/tests/framework"
 )
 
 // searchCerts maps a secure search server's base URL to its certificate file.
 var searchCerts sync.Map
 
-// startSearch starts a search server the way make run does — HTTPS with a certificate of the
+// StartSearch starts a search server the way make run does — HTTPS with a certificate of the
 // test CA, verifying the delegates it calls, trusting only the registrations that carry a test
-// alliance's token (framework.TrustFile) — and returns its base URL (https://...). flags are added to
-// its command line.
-func startSearch(t testing.TB, dir string, flags ...string) (base string, p *framework.Proc) {
+// alliance's token (TrustFile) — and returns its base URL (https://...). flags are added to its
+// command line.
+func StartSearch(t testing.TB, dir string, flags ...string) (base string, p *Proc) {
 	t.Helper()
-	addr := framework.FreeAddr(t)
+	addr := FreeAddr(t)
 	name := "search-" + strings.ReplaceAll(addr, ":", "-")
-	files := framework.IssueFiles(t, dir, name)
-	args := append([]string{"--listen", addr, "--trust", framework.TrustFile}, airlinecmd.TLSArgs(files)...)
-	p = framework.StartProc(t, dir, name, "search", append(args, flags...)...)
+	files := IssueFiles(t, dir, name)
+	args := append([]string{"--listen", addr, "--trust", TrustFile}, airlinecmd.TLSArgs(files)...)
+	p = StartProc(t, dir, name, "search", append(args, flags...)...)
 	base = "https://" + addr
 	searchCerts.Store(base, files.CertFile)
 	return base, p
 }
 
-// searchSPKI is the base64 SHA-256 of the public key of the search server at base (what
+// SearchSPKI is the base64 SHA-256 of the public key of the search server at base (what
 // Chromium's --ignore-certificate-errors-spki-list takes), or "" for an open one.
-func searchSPKI(t testing.TB, base string) string {
+func SearchSPKI(t testing.TB, base string) string {
 	t.Helper()
 	file, ok := searchCerts.Load(base)
 	if !ok {
