@@ -52,7 +52,7 @@ func cmdBackup(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "  revision %d, %d keys, %d leases (the running machines' sessions), %s (hash %08x)\n",
 		sum.Revision, sum.Keys, sum.Leases, byteSize(sum.Size), sum.Hash)
 	fmt.Fprintf(out, "  bookings: %s\n", sum.BookingText())
-	fmt.Fprintf(out, "restore it into a new alliance with `alliancectl restore --snapshot %s --name NAME --data-dir DIR --peers NAME=URL,...` (scripts/README.md)\n",
+	fmt.Fprintf(out, "restore it into a new alliance with `alliancectl restore --snapshot %s --name NAME --data-dir DIR --peers NAME=URL,...` (docs/operations/recovery.md)\n",
 		shellQuote(*file))
 	return nil
 }

@@ -26,5 +26,5 @@
 // and no state.json. restore writes a new alliance's etcd member data from a backup, and probe
 // is a container's health check.
 //
-// Run `alliancectl help` for the commands; scripts/README.md has the walk-through.
+// Run `alliancectl help` for the commands; docs/operations/alliancectl.md has every command with an example.
 package main

@@ -32,7 +32,7 @@ func cmdPartition(ctx context.Context, args []string, out io.Writer) error {
 		p.Name, p.Advertise.Listen, p.Advertise.Peer, p.Advertise.Client, p.Name)
 	if _, err := os.Stat("/proc/net/tcp"); err != nil {
 		fmt.Fprintf(out, "WARNING: without Linux /proc the proxies cannot tell %s's own connections apart: only what\n"+
-			"reaches %s is cut; what it sends still arrives (see scripts/README.md)\n", p.Name, p.Name)
+			"reaches %s is cut; what it sends still arrives (see docs/operations/alliancectl.md)\n", p.Name, p.Name)
 	}
 	if others := partitionedNames(ms); len(others) > 1 {
 		fmt.Fprintf(out, "partitioned now: %s\n", strings.Join(others, ", "))

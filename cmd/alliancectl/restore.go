@@ -16,7 +16,7 @@ import (
 // tree of the snapshot, bookings included.
 func cmdRestore(_ context.Context, args []string, out io.Writer) error {
 	fs, _ := newFlags("restore", "restore --snapshot FILE --name NAME --data-dir DIR --peers NAME=URL,... [--initial-cluster-token T]\n"+
-		"  (run once per member of --peers, each with its own --name and --data-dir; scripts/README.md has the steps)", out)
+		"  (run once per member of --peers, each with its own --name and --data-dir; docs/operations/recovery.md has the steps)", out)
 	snapshot := fs.String("snapshot", "", "the snapshot alliancectl backup (or etcdctl snapshot save) wrote")
 	name := fs.String("name", "", "the member to write: the airline server's --name, one of --peers")
 	dataDir := fs.String("data-dir", "", "the airline server's --data-dir: must not exist or be empty")
