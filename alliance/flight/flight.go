@@ -3,6 +3,8 @@ package flight
 import (
 	"math"
 	"time"
+
+	"flightalliance/contract"
 )
 
 // Flight is one scheduled flight of one seller, as in a row of the seller's CSV file.
@@ -22,10 +24,9 @@ type Key struct{ Seller, Number string }
 // Key is the flight's alliance-wide identity.
 func (f Flight) Key() Key { return Key{Seller: f.Seller, Number: f.Number} }
 
-// ValidIATA reports whether code is an IATA airport code: exactly three upper-case ASCII letters.
-func ValidIATA(code string) bool {
-	return len(code) == 3 && isUpper(code[0]) && isUpper(code[1]) && isUpper(code[2])
-}
+// ValidIATA reports whether code is an IATA airport code: exactly three upper-case ASCII letters
+// (the contract's rule, which the search server applies to queries and answers alike).
+func ValidIATA(code string) bool { return contract.ValidIATA(code) }
 
 // ValidSeller reports whether code is a seller code: 2 to 8 characters, each an upper-case
 // ASCII letter or a digit ("LY", "UA", "3K", "STAR1"). The code names the seller's data file

@@ -1,67 +1,58 @@
 package trip
 
 import (
-	"cmp"
-	"fmt"
 	"slices"
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/contract"
 )
 
-// Order is how a list of trips is sorted (API.md, "sort"): each order compares its own key
-// first, then falls back on the price order of Compare, so every order is total and a page of a
-// list is always the same window.
-type Order int
+// Order is how a list of trips is sorted (API.md, "sort"): the contract's orders
+// (contract.Order), which the search server merges the alliances' lists by. Each order compares
+// its own key first, then falls back on the price order of Compare, so every order is total and
+// a page of a list is always the same window.
+type Order contract.Order
 
+// The orders, as the contract names them.
 const (
-	ByPrice     Order = iota // price, then arrival, then flight numbers (Compare)
-	ByDuration               // final arrival minus first departure
-	ByDeparture              // first departure
-	ByArrival                // final arrival
+	ByPrice     = Order(contract.ByPrice)     // price, then arrival, then flight numbers (Compare)
+	ByDuration  = Order(contract.ByDuration)  // final arrival minus first departure
+	ByDeparture = Order(contract.ByDeparture) // first departure
+	ByArrival   = Order(contract.ByArrival)   // final arrival
 )
 
-var orderNames = [...]string{ByPrice: "price", ByDuration: "duration", ByDeparture: "departure", ByArrival: "arrival"}
-
-// ParseOrder reads an order's name; "" is ByPrice.
+// ParseOrder reads an order's name (contract.ParseOrder); "" is ByPrice, as getTrips's Sort
+// omitted.
 func ParseOrder(s string) (Order, error) {
 	if s == "" {
 		return ByPrice, nil
 	}
-	for o, name := range orderNames {
-		if s == name {
-			return Order(o), nil
-		}
-	}
-	return ByPrice, fmt.Errorf("%q is not an order: want price, duration, departure or arrival", s)
+	o, err := contract.ParseOrder(s)
+	return Order(o), err
 }
 
-func (o Order) String() string {
-	if o < 0 || int(o) >= len(orderNames) {
-		return fmt.Sprintf("Order(%d)", int(o))
-	}
-	return orderNames[o]
-}
+func (o Order) String() string { return contract.Order(o).String() }
 
 // Duration is the time from the trip's first departure to its final arrival.
 func (t Trip) Duration() time.Duration { return t.Arrival().Sub(t.Legs[0].Departure) }
 
-// Compare orders two trips by o's key, then as Compare does.
+// Compare orders two trips by o's key, then as Compare does (contract.Compare).
 func (o Order) Compare(a, b Trip) int {
-	var c int
-	switch o {
-	case ByDuration:
-		c = cmp.Compare(a.Duration(), b.Duration())
-	case ByDeparture:
-		c = a.Legs[0].Departure.Compare(b.Legs[0].Departure)
-	case ByArrival:
-		c = a.Arrival().Compare(b.Arrival())
-	}
-	if c != 0 {
-		return c
-	}
-	return Compare(a, b)
+	return contract.Compare(contract.Order(o), orderView{a.Legs, a.Price}, orderView{b.Legs, b.Price})
 }
+
+// orderView is a trip as the contract's orders read it.
+type orderView struct {
+	legs  []flight.Flight
+	price flight.Cents
+}
+
+func (v orderView) Price() contract.Cents      { return v.price }
+func (v orderView) Departure() time.Time       { return v.legs[0].Departure }
+func (v orderView) Arrival() time.Time         { return v.legs[len(v.legs)-1].Arrival }
+func (v orderView) NumLegs() int               { return len(v.legs) }
+func (v orderView) Leg(i int) (string, string) { return v.legs[i].Number, v.legs[i].Seller }
 
 // Filter keeps the trips a search's controls ask for: Nonstop keeps direct trips only; a
 // MaxPrice keeps trips that cost at most that (HasMaxPrice says whether one was given).

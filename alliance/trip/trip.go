@@ -1,11 +1,11 @@
 package trip
 
 import (
-	"cmp"
 	"slices"
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/contract"
 )
 
 // Trip is one flight (direct) or two flights (one connection); Price is the sum of the legs.
@@ -26,28 +26,9 @@ func (t Trip) Arrival() time.Time { return t.Legs[len(t.Legs)-1].Arrival }
 // Compare orders trips as API.md sorts them: by price, then by final arrival, then by the flight
 // numbers leg by leg (a direct trip before a connection that starts with the same flight), then
 // by the sellers leg by leg, which makes the order total over distinct trips, since a flight is
-// identified by its seller and number. It returns -1, 0 or +1.
+// identified by its seller and number (contract.ComparePrice). It returns -1, 0 or +1.
 func Compare(a, b Trip) int {
-	if c := cmp.Compare(a.Price, b.Price); c != 0 {
-		return c
-	}
-	if c := a.Arrival().Compare(b.Arrival()); c != 0 {
-		return c
-	}
-	for i := 0; i < len(a.Legs) && i < len(b.Legs); i++ {
-		if c := cmp.Compare(a.Legs[i].Number, b.Legs[i].Number); c != 0 {
-			return c
-		}
-	}
-	if c := cmp.Compare(len(a.Legs), len(b.Legs)); c != 0 {
-		return c
-	}
-	for i := range a.Legs {
-		if c := cmp.Compare(a.Legs[i].Seller, b.Legs[i].Seller); c != 0 {
-			return c
-		}
-	}
-	return 0
+	return contract.ComparePrice(orderView{a.Legs, a.Price}, orderView{b.Legs, b.Price})
 }
 
 // Less reports whether a sorts before b (see Compare).

@@ -34,7 +34,7 @@ func Parse(w soap.Flight) (flight.Flight, error) {
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Arrival: %w", w.Flight, err)
 	}
-	price, err := cents(w.Price)
+	price, err := flight.ParseCents(w.Price) // the contract's reading, fast for the form servers write
 	if err != nil {
 		return flight.Flight{}, fmt.Errorf("flight %s: Price: %w", w.Flight, err)
 	}
@@ -57,12 +57,4 @@ func Leg(f flight.Flight, alliance string) soap.Leg {
 		Flight: w.Flight, Seller: w.Seller, Alliance: alliance, Src: w.Src, Dst: w.Dst,
 		Departure: w.Departure, Arrival: w.Arrival, Price: w.Price, Seats: w.Seats,
 	}
-}
-
-// cents is flight.ParseCents, without its cost for the form servers write ("512.00").
-func cents(s string) (flight.Cents, error) {
-	if c, ok := soap.PriceCents(s); ok {
-		return flight.Cents(c), nil
-	}
-	return flight.ParseCents(s)
 }
