@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"flightalliance/contract"
+	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
 
@@ -88,7 +90,7 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 	if !slices.Contains(bookingStatuses, wb.Status) {
 		return Booking{}, fmt.Errorf("booking %s has status %q", clip(wb.ID), clip(wb.Status))
 	}
-	cents, err := parseCents(wb.Price)
+	cents, err := contract.ParseCents(wb.Price)
 	if err != nil {
 		return Booking{}, fmt.Errorf("booking %s: %w", clip(wb.ID), err)
 	}
@@ -101,9 +103,9 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 		}
 	}
 	b := Booking{ID: wb.ID, Alliance: alliance, Legs: make([]Leg, 0, len(wb.Legs)), Seats: wb.Seats,
-		Price: formatCents(cents), Status: wb.Status, CreatedAt: wb.CreatedAt, ExpiresAt: wb.ExpiresAt}
+		Price: cents.String(), Status: wb.Status, CreatedAt: wb.CreatedAt, ExpiresAt: wb.ExpiresAt}
 	for i, wl := range wb.Legs {
-		l, _, _, err := convertLeg(alliance, wl)
+		l, _, _, err := merge.ConvertLeg(alliance, wl)
 		if err != nil {
 			return Booking{}, fmt.Errorf("booking %s: leg %d: %w", clip(wb.ID), i+1, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"flightalliance/internal/budgetlru"
+	"flightalliance/search/merge"
 )
 
 // Conditional searches. The search server keeps the JSON of recent complete answers with the
@@ -62,13 +63,13 @@ func (c *conditional) keep(key string, a keptAnswer) {
 
 // queryKey names a search's answer: the request every alliance is asked, and the page.
 func queryKey(q Query) string {
-	return requestKey(q.tripsRequest()) + fmt.Sprintf("\x00%d\x00%d", q.Limit, q.Offset)
+	return requestKey(tripsRequest(q)) + fmt.Sprintf("\x00%d\x00%d", q.Limit, q.Offset)
 }
 
 // current reports whether every alliance said its part of kept is current; a NotModified
 // naming an ETag other than the one asked about, or not complete (the kept part was, and a
 // delegate says NotModified only to a complete one), makes that alliance's answer an error.
-func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
+func current(kept keptAnswer, found bool, answers []merge.DelegateAnswer) bool {
 	all := found && len(answers) == len(kept.etags)
 	for i, a := range answers {
 		if a.Err != nil || a.Resp == nil || !a.Resp.NotModified {
@@ -82,7 +83,7 @@ func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
 			wrong = fmt.Sprintf("NotModified, but not complete (missing %v)", a.Resp.MissingSellers)
 		}
 		if wrong != "" {
-			answers[i] = DelegateAnswer{Alliance: a.Alliance, Err: fmt.Errorf("malformed answer: %s", wrong)}
+			answers[i] = merge.DelegateAnswer{Alliance: a.Alliance, Err: fmt.Errorf("malformed answer: %s", wrong)}
 			all = false
 		}
 	}
@@ -91,7 +92,7 @@ func current(kept keptAnswer, found bool, answers []DelegateAnswer) bool {
 
 // toKeep is what to keep of a search's answers: every alliance's ETag when every one of them
 // gave a complete answer with one; ok is false otherwise.
-func toKeep(answers []DelegateAnswer) (etags map[string]string, ok bool) {
+func toKeep(answers []merge.DelegateAnswer) (etags map[string]string, ok bool) {
 	etags = make(map[string]string, len(answers))
 	for _, a := range answers {
 		if a.Err != nil || a.Resp == nil || !a.Resp.Complete || a.Resp.ETag == "" || a.Resp.NotModified {
@@ -106,16 +107,16 @@ func toKeep(answers []DelegateAnswer) (etags map[string]string, ok bool) {
 // answer could not be used as a whole, and its parts cannot be cut out of it. An alliance that
 // answers NotModified to a request without an ETag gets an error: an answer without trips is
 // never merged as if it had none.
-func (s *Server) inFull(ctx context.Context, q Query, regs []Registration, answers []DelegateAnswer) {
+func (s *Server) inFull(ctx context.Context, q Query, regs []Registration, answers []merge.DelegateAnswer) {
 	var wg sync.WaitGroup
 	for i, a := range answers {
 		if a.Err == nil && a.Resp != nil && a.Resp.NotModified {
 			wg.Go(func() {
-				resp, err := s.askOnce(ctx, regs[i], q.tripsRequest())
+				resp, err := s.askOnce(ctx, regs[i], tripsRequest(q))
 				if err == nil && resp.NotModified {
 					resp, err = nil, errors.New("malformed answer: NotModified to a request without an ETag")
 				}
-				answers[i] = DelegateAnswer{Alliance: a.Alliance, Resp: resp, Err: err}
+				answers[i] = merge.DelegateAnswer{Alliance: a.Alliance, Resp: resp, Err: err}
 			})
 		}
 	}

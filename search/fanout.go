@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"flightalliance/hedge"
+	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
 
@@ -27,16 +28,16 @@ const (
 // answer per registration (in the order of regs) once all have answered or timed out. A stale
 // alliance is not asked: its answer is the error saying since when it is silent. An alliance
 // with an ETag in etags is asked with it (IfNoneMatch), and may answer NotModified.
-func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration, etags map[string]string) []DelegateAnswer {
+func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration, etags map[string]string) []merge.DelegateAnswer {
 	start := time.Now()
 	defer func() { s.metrics.fanoutSeconds.Observe(time.Since(start).Seconds()) }()
 
-	req := q.tripsRequest()
-	out := make([]DelegateAnswer, len(regs))
+	req := tripsRequest(q)
+	out := make([]merge.DelegateAnswer, len(regs))
 	var wg sync.WaitGroup
 	for i, reg := range regs {
 		if reg.Stale {
-			out[i] = DelegateAnswer{Alliance: reg.Name, Err: fmt.Errorf(
+			out[i] = merge.DelegateAnswer{Alliance: reg.Name, Err: fmt.Errorf(
 				"silent since %s: its delegate has not refreshed its registration within %s, so it was not asked",
 				reg.LastSeen.UTC().Format(time.RFC3339), s.cfg.RegistrationTTL)}
 			continue
@@ -45,7 +46,7 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration, etags
 			req := req
 			req.IfNoneMatch = etags[reg.Name]
 			resp, err := s.askOnce(ctx, reg, req)
-			out[i] = DelegateAnswer{Alliance: reg.Name, Resp: resp, Err: err}
+			out[i] = merge.DelegateAnswer{Alliance: reg.Name, Resp: resp, Err: err}
 		})
 	}
 	wg.Wait()

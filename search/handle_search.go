@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+
+	"flightalliance/search/merge"
 )
 
 // handleSearch answers GET /Services/FlightsSearch/flight.
@@ -49,8 +51,8 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.inFull(r.Context(), q, regs, answers)
 	etags, keep := toKeep(answers)
-	m := merge(q, answers)
-	for i, st := range m.ans.Alliances {
+	m := merge.MergeWindow(q, answers)
+	for i, st := range m.Answer.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
 		if st.Error != "" && answers[i].Err == nil {
 			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))

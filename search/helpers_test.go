@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"flightalliance/search/internal/searchtest"
 	"flightalliance/soap"
 )
 
@@ -218,3 +219,35 @@ var (
 		wireTrip("512.00", leg("AF300", "TLV", "JFK", "07:00", "18:00", "512.00")),
 	}}
 )
+
+// The fixtures shared with the tests of the search server's other packages.
+var (
+	leg                = searchtest.Leg
+	wireTrip           = searchtest.WireTrip
+	flightPool         = searchtest.FlightPool
+	randomAirlineTrips = searchtest.RandomAirlineTrips
+	toWire             = searchtest.ToWire
+)
+
+var tlvJFK = Query{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
+
+func flightsOf(a Answer) []string {
+	var out []string
+	for _, t := range a.Trips {
+		var fs []string
+		for _, l := range t.Legs {
+			fs = append(fs, l.Flight)
+		}
+		out = append(out, strings.Join(fs, "+"))
+	}
+	return out
+}
+
+// legsID identifies the trip of an answer by its flights (seller/number>seller/number).
+func legsID(t Trip) string {
+	var parts []string
+	for _, l := range t.Legs {
+		parts = append(parts, l.Seller+"/"+l.Flight)
+	}
+	return strings.Join(parts, ">")
+}

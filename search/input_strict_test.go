@@ -7,6 +7,7 @@ import (
 
 	"flightalliance/alliance/flight"
 	"flightalliance/alliance/wire"
+	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
 
@@ -82,7 +83,7 @@ func TestTheDearestFlightIsShown(t *testing.T) {
 	if err := f.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	ans := Merge(tlvJFK, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{
+	ans := merge.Merge(tlvJFK, []merge.DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{
 		Alliance: "star", Complete: true, Total: 1,
 		Trips: []soap.Trip{{Price: f.Price.String(), Legs: []soap.Leg{wire.Leg(f, "star")}}},
 	}}})

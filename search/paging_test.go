@@ -14,6 +14,8 @@ import (
 
 	"flightalliance/alliance/flight"
 	airtrip "flightalliance/alliance/trip"
+	"flightalliance/contract"
+	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
 
@@ -174,14 +176,14 @@ func TestPagingWithDelegatesThatIgnoreTheControls(t *testing.T) {
 		{Query{Limit: 10, Offset: 400}, nil, 4},
 		{Query{Nonstop: true}, []string{"LY011", "LY009", "LY001"}, 3},
 		{Query{Nonstop: true, Limit: 1, Offset: 1}, []string{"LY009"}, 3},
-		{Query{MaxPrice: 43000, HasMaxPrice: true, Sort: ByDuration}, []string{"LY011", "LY009", "LY007+UA220"}, 3},
-		{Query{Sort: ByDeparture, Limit: 2}, []string{"LY007+UA220", "LY001"}, 4},
-		{Query{Sort: ByArrival}, []string{"LY011", "LY001", "LY007+UA220", "LY009"}, 4},
-		{Query{Sort: ByDuration}, []string{"LY011", "LY009", "LY001", "LY007+UA220"}, 4},
+		{Query{MaxPrice: 43000, HasMaxPrice: true, Sort: contract.ByDuration}, []string{"LY011", "LY009", "LY007+UA220"}, 3},
+		{Query{Sort: contract.ByDeparture, Limit: 2}, []string{"LY007+UA220", "LY001"}, 4},
+		{Query{Sort: contract.ByArrival}, []string{"LY011", "LY001", "LY007+UA220", "LY009"}, 4},
+		{Query{Sort: contract.ByDuration}, []string{"LY011", "LY009", "LY001", "LY007+UA220"}, 4},
 	} {
 		q := tc.q
 		q.Src, q.Dst, q.Date = "TLV", "JFK", "2026-12-01"
-		a := Merge(q, []DelegateAnswer{{Alliance: "star", Resp: resp}})
+		a := merge.Merge(q, []merge.DelegateAnswer{{Alliance: "star", Resp: resp}})
 		if got := flightsOf(a); !slices.Equal(got, tc.want) || a.Total != tc.total || a.Trips == nil {
 			t.Errorf("%+v: trips %v total %d, want %v total %d", tc.q, got, a.Total, tc.want, tc.total)
 		}
@@ -195,7 +197,7 @@ func TestTotalIsTheSumOfTheAlliances(t *testing.T) {
 	q := tlvJFK
 	q.Sellers = []string{"LY", "AF"}
 	q.Limit = 2
-	a := Merge(q, []DelegateAnswer{
+	a := merge.Merge(q, []merge.DelegateAnswer{
 		{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 2, Trips: []soap.Trip{
 			wireTrip("1.00", leg("LY001", "TLV", "JFK", "01:00", "02:00", "1.00")),
 			wireTrip("2.00", leg("UA001", "TLV", "JFK", "01:00", "02:00", "2.00")), // not in servers=LY,AF
@@ -217,7 +219,7 @@ func TestTotalIsTheSumOfTheAlliances(t *testing.T) {
 // places in an answer that looks complete. Such an alliance is an error, and the answer
 // incomplete.
 func TestACutListThatIsNotTheTopIsRefused(t *testing.T) {
-	sky := DelegateAnswer{Alliance: "sky", Resp: &soap.GetTripsResponse{Complete: true, Total: 1, Trips: []soap.Trip{
+	sky := merge.DelegateAnswer{Alliance: "sky", Resp: &soap.GetTripsResponse{Complete: true, Total: 1, Trips: []soap.Trip{
 		wireTrip("3.00", leg("AF001", "TLV", "JFK", "01:00", "02:00", "3.00")),
 	}}}
 	for _, tc := range []struct {
@@ -239,7 +241,7 @@ func TestACutListThatIsNotTheTopIsRefused(t *testing.T) {
 	} {
 		q := tc.q
 		q.Src, q.Dst, q.Date = "TLV", "JFK", "2026-12-01"
-		a := Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: tc.total, Trips: tc.trips}}, sky})
+		a := merge.Merge(q, []merge.DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: tc.total, Trips: tc.trips}}, sky})
 		i := slices.IndexFunc(a.Alliances, func(st AllianceStatus) bool { return st.Name == "star" })
 		if a.Complete || i < 0 || a.Alliances[i].Error == "" || !slices.Equal(flightsOf(a), []string{"AF001"}) {
 			t.Errorf("%s: complete %v, alliances %+v, trips %v; want incomplete, an error for star, sky's trip alone", tc.what, a.Complete, a.Alliances, flightsOf(a))
@@ -303,12 +305,12 @@ func TestACutListInAnotherOrderIsRefused(t *testing.T) {
 		wireTrip("200.00", leg("LY002", "TLV", "JFK", "08:00", "19:00", "200.00")),
 	}
 	q := tlvJFK
-	q.Sort, q.Limit = ByDeparture, 2
-	a := Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 9, Trips: trips}}})
+	q.Sort, q.Limit = contract.ByDeparture, 2
+	a := merge.Merge(q, []merge.DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 9, Trips: trips}}})
 	if st, _ := status(a, "star"); a.Complete || st.Complete || !strings.Contains(st.Error, "not in the order asked (sort=departure)") || len(a.Trips) != 0 || a.Total != 0 {
 		t.Errorf("cut list out of order: %+v", a)
 	}
-	a = Merge(q, []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 2, Trips: trips}}})
+	a = merge.Merge(q, []merge.DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Complete: true, Total: 2, Trips: trips}}})
 	if got := flightsOf(a); !a.Complete || !slices.Equal(got, []string{"LY002", "LY001"}) || a.Total != 2 {
 		t.Errorf("whole list out of order: %v %+v", got, a)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"flightalliance/contract"
+	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
 
@@ -34,22 +35,6 @@ func inputErr(field, format string, args ...any) error {
 	return &InputError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Query is a validated search: IATA airports, an ISO date, an optional seller filter, and the
-// optional paging and controls of API.md.
-type Query struct {
-	Src     string
-	Dst     string
-	Date    string
-	Sellers []string // nil: every seller
-
-	Limit       int   // the page's size, 1 to MaxLimit; 0: the whole list from Offset
-	Offset      int   // trips of the whole list before the page
-	Nonstop     bool  // direct trips only
-	MaxPrice    int64 // cents; trips that cost at most this, when HasMaxPrice
-	HasMaxPrice bool
-	Sort        Order
-}
-
 // MaxLimit is the largest page a search answers.
 const MaxLimit = 1000
 
@@ -63,43 +48,43 @@ const maxSellers = 64
 
 // ParseQuery validates the query string of a search. Every parameter must appear at most once;
 // unknown parameters are refused rather than ignored, so that a typo never widens a search.
-func ParseQuery(v url.Values) (Query, error) {
+func ParseQuery(v url.Values) (merge.Query, error) {
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		vals := v[name]
 		if !slices.Contains(params, name) {
-			return Query{}, inputErr(name, "unknown parameter (expected %s)", strings.Join(params, ", "))
+			return merge.Query{}, inputErr(name, "unknown parameter (expected %s)", strings.Join(params, ", "))
 		}
 		if len(vals) > 1 {
-			return Query{}, inputErr(name, "given %d times, expected once", len(vals))
+			return merge.Query{}, inputErr(name, "given %d times, expected once", len(vals))
 		}
 	}
-	var q Query
+	var q merge.Query
 	var err error
 	if q.Src, err = airport(v, "src"); err != nil {
-		return Query{}, err
+		return merge.Query{}, err
 	}
 	if q.Dst, err = airport(v, "dst"); err != nil {
-		return Query{}, err
+		return merge.Query{}, err
 	}
 	if q.Src == q.Dst {
-		return Query{}, inputErr("dst", "%q is the same airport as src", q.Dst)
+		return merge.Query{}, inputErr("dst", "%q is the same airport as src", q.Dst)
 	}
 	if q.Date, err = isoDate(v); err != nil {
-		return Query{}, err
+		return merge.Query{}, err
 	}
 	if vals, ok := v["servers"]; ok {
 		if q.Sellers, err = ParseSellers(vals[0]); err != nil {
-			return Query{}, &InputError{Field: "servers", Reason: err.Error()}
+			return merge.Query{}, &InputError{Field: "servers", Reason: err.Error()}
 		}
 	}
 	if err := parseControls(v, &q); err != nil {
-		return Query{}, err
+		return merge.Query{}, err
 	}
 	return q, nil
 }
 
 // parseControls reads the optional paging and controls into q.
-func parseControls(v url.Values, q *Query) error {
+func parseControls(v url.Values, q *merge.Query) error {
 	if vals, ok := v["limit"]; ok {
 		n, ok := decimal(vals[0])
 		if !ok || n < 1 || n > MaxLimit {
@@ -124,14 +109,14 @@ func parseControls(v url.Values, q *Query) error {
 		}
 	}
 	if vals, ok := v["max_price"]; ok {
-		c, err := parseCents(vals[0])
+		c, err := contract.ParseCents(vals[0])
 		if err != nil {
 			return inputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", clip(vals[0]))
 		}
 		q.MaxPrice, q.HasMaxPrice = c, true
 	}
 	if vals, ok := v["sort"]; ok {
-		o, err := ParseOrder(vals[0])
+		o, err := contract.ParseOrder(vals[0])
 		if err != nil {
 			return &InputError{Field: "sort", Reason: err.Error()}
 		}
@@ -150,46 +135,18 @@ func decimal(s string) (int, bool) {
 	return n, err == nil
 }
 
-// keeps reports whether a trip passes the query's nonstop and max_price controls.
-func (q Query) keeps(t *trip) bool {
-	return (!q.Nonstop || len(t.legs) == 1) && (!q.HasMaxPrice || t.cents <= q.MaxPrice)
-}
-
-// wanted is how many trips of the top of its list each alliance is asked for: the whole list
-// when there is no limit, else every trip up to the end of the page (getTrips's MaxTrips is an
-// xsd:int).
-func (q Query) wanted() int {
-	if q.Limit == 0 {
-		return 0
-	}
-	return int(min(int64(q.Offset)+int64(q.Limit), math.MaxInt32))
-}
-
 // tripsRequest is the getTrips request that asks an alliance for q, its legs shared (merge reads
 // both forms: a machine that does not know ShareLegs answers inline).
-func (q Query) tripsRequest() soap.GetTripsRequest {
+func tripsRequest(q merge.Query) soap.GetTripsRequest {
 	req := soap.GetTripsRequest{Src: q.Src, Dst: q.Dst, Date: q.Date, Sellers: q.Sellers,
-		MaxTrips: q.wanted(), Nonstop: q.Nonstop, ShareLegs: true}
+		MaxTrips: q.Wanted(), Nonstop: q.Nonstop, ShareLegs: true}
 	if q.HasMaxPrice {
-		req.MaxPrice = formatCents(q.MaxPrice)
+		req.MaxPrice = q.MaxPrice.String()
 	}
-	if q.Sort != ByPrice {
+	if q.Sort != contract.ByPrice {
 		req.Sort = q.Sort.String()
 	}
 	return req
-}
-
-// echo is the query as the answer repeats it.
-func (q Query) echo() QueryEcho {
-	e := QueryEcho{Src: q.Src, Dst: q.Dst, Date: q.Date, Servers: q.Sellers,
-		Limit: q.Limit, Offset: q.Offset, Nonstop: q.Nonstop}
-	if q.HasMaxPrice {
-		e.MaxPrice = formatCents(q.MaxPrice)
-	}
-	if q.Sort != ByPrice {
-		e.Sort = q.Sort.String()
-	}
-	return e
 }
 
 func airport(v url.Values, name string) (string, error) {
@@ -197,7 +154,7 @@ func airport(v url.Values, name string) (string, error) {
 	if !ok || vals[0] == "" {
 		return "", inputErr(name, "missing (an IATA airport code such as TLV)")
 	}
-	if !isIATA(vals[0]) {
+	if !contract.ValidIATA(vals[0]) {
 		return "", inputErr(name, "%q is not an IATA airport code (three upper-case letters)", clip(vals[0]))
 	}
 	return vals[0], nil
@@ -243,4 +200,13 @@ func clip(s string) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"flightalliance/contract"
 	"flightalliance/soap"
 )
 
@@ -143,10 +144,10 @@ func TestParseQueryReadsTheControls(t *testing.T) {
 		{raw: "&nonstop=false", want: Query{}},
 		{raw: "&max_price=123.4", want: Query{MaxPrice: 12340, HasMaxPrice: true}, req: soap.GetTripsRequest{MaxPrice: "123.40"}, echo: QueryEcho{MaxPrice: "123.40"}},
 		{raw: "&max_price=0", want: Query{HasMaxPrice: true}, req: soap.GetTripsRequest{MaxPrice: "0.00"}, echo: QueryEcho{MaxPrice: "0.00"}},
-		{raw: "&sort=price", want: Query{Sort: ByPrice}},
-		{raw: "&sort=duration", want: Query{Sort: ByDuration}, req: soap.GetTripsRequest{Sort: "duration"}, echo: QueryEcho{Sort: "duration"}},
-		{raw: "&sort=departure", want: Query{Sort: ByDeparture}, req: soap.GetTripsRequest{Sort: "departure"}, echo: QueryEcho{Sort: "departure"}},
-		{raw: "&sort=arrival&nonstop=true&max_price=99.99&limit=5&offset=5", want: Query{Sort: ByArrival, Nonstop: true, MaxPrice: 9999, HasMaxPrice: true, Limit: 5, Offset: 5},
+		{raw: "&sort=price", want: Query{Sort: contract.ByPrice}},
+		{raw: "&sort=duration", want: Query{Sort: contract.ByDuration}, req: soap.GetTripsRequest{Sort: "duration"}, echo: QueryEcho{Sort: "duration"}},
+		{raw: "&sort=departure", want: Query{Sort: contract.ByDeparture}, req: soap.GetTripsRequest{Sort: "departure"}, echo: QueryEcho{Sort: "departure"}},
+		{raw: "&sort=arrival&nonstop=true&max_price=99.99&limit=5&offset=5", want: Query{Sort: contract.ByArrival, Nonstop: true, MaxPrice: 9999, HasMaxPrice: true, Limit: 5, Offset: 5},
 			req:  soap.GetTripsRequest{Sort: "arrival", Nonstop: true, MaxPrice: "99.99", MaxTrips: 10},
 			echo: QueryEcho{Sort: "arrival", Nonstop: true, MaxPrice: "99.99", Limit: 5, Offset: 5}},
 	} {
@@ -166,12 +167,12 @@ func TestParseQueryReadsTheControls(t *testing.T) {
 		}
 		req := tc.req
 		req.Src, req.Dst, req.Date, req.ShareLegs = "TLV", "JFK", "2026-12-01", true
-		if r := got.tripsRequest(); !reflect.DeepEqual(r, req) {
+		if r := tripsRequest(got); !reflect.DeepEqual(r, req) {
 			t.Errorf("%q asks the alliances %+v, want %+v", tc.raw, r, req)
 		}
 		echo := tc.echo
 		echo.Src, echo.Dst, echo.Date = "TLV", "JFK", "2026-12-01"
-		if e := got.echo(); !reflect.DeepEqual(e, echo) {
+		if e := got.Echo(); !reflect.DeepEqual(e, echo) {
 			t.Errorf("%q is echoed %+v, want %+v", tc.raw, e, echo)
 		}
 	}

@@ -7,6 +7,11 @@ import (
 	"strconv"
 )
 
+// ErrorBody is the JSON body of every 4xx/5xx answer.
+type ErrorBody struct {
+	Error string `json:"error"`
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil { // only our own types are written: this is a programming error

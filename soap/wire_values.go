@@ -26,23 +26,6 @@ func ParseInstant(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339, s)
 }
 
-// PriceCents reads a price in the form the servers write it ("512.00": digits, a point, two
-// digits; at most 12 digits before the point) as cents; ok is false for any other form, which
-// the caller's full parser reads or refuses. Such a price is read alike by every parser of prices
-// in the system.
-func PriceCents(s string) (cents int64, ok bool) {
-	n := len(s)
-	if n < 4 || n > 15 || s[n-3] != '.' {
-		return 0, false
-	}
-	whole, ok1 := digits(s[:n-3])
-	frac, ok2 := digits(s[n-2:])
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	return int64(whole)*100 + int64(frac), true
-}
-
 // daysSinceEpoch is the number of days from 1970-01-01 to the date y-mo-d of the proleptic
 // Gregorian calendar (Howard Hinnant's days_from_civil): time.Date's work without its
 // normalisation, which a checked date does not need.

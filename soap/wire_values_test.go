@@ -1,8 +1,6 @@
 package soap
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -74,33 +72,4 @@ func BenchmarkParseInstant(b *testing.B) {
 		slow += timeOf(func(s string) (time.Time, error) { return time.Parse(time.RFC3339, s) })
 	}
 	b.ReportMetric(float64(slow)/float64(fast), "speedup")
-}
-
-var priceSeeds = []string{"512.00", "0.05", "0.00", "000512.00", "999999999999.99", "1000000000000.00", "512", "512.5",
-	"512.005", "-512.00", "+512.00", "51a.00", "512.0a", ".00", "512,00", "", "1e3.00"}
-
-// FuzzPriceCents holds PriceCents to its form: when it reads a price, the price is digits, a
-// point and two digits, and the cents are those digits read as one number.
-func FuzzPriceCents(f *testing.F) {
-	for _, s := range priceSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		cents, ok := PriceCents(s)
-		whole, frac, dot := strings.Cut(s, ".")
-		form := dot && len(frac) == 2 && len(whole) >= 1 && len(whole) <= 12 && isDigits(whole) && isDigits(frac)
-		if ok != form {
-			t.Fatalf("PriceCents(%q): ok %v, want %v", s, ok, form)
-		}
-		if !ok {
-			return
-		}
-		if want, err := strconv.ParseInt(whole+frac, 10, 64); err != nil || cents != want {
-			t.Fatalf("PriceCents(%q) = %d, want %d", s, cents, want)
-		}
-	})
-}
-
-func isDigits(s string) bool {
-	return strings.Trim(s, "0123456789") == ""
 }

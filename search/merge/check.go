@@ -1,15 +1,16 @@
-package search
+package merge
 
 import (
 	"fmt"
 	"time"
 
+	"flightalliance/contract"
 	"flightalliance/soap"
 )
 
-// convertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
+// ConvertLeg validates a leg of a delegate's answer: the leg with its alliance and normalised
 // price, its price in cents and its arrival.
-func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {
+func ConvertLeg(alliance string, wl soap.Leg) (Leg, contract.Cents, time.Time, error) {
 	cents, _, arr, err := checkLeg(&wl)
 	if err != nil {
 		return Leg{}, 0, time.Time{}, err
@@ -23,8 +24,8 @@ func convertLeg(alliance string, wl soap.Leg) (Leg, int64, time.Time, error) {
 
 // checkLeg validates a leg of a delegate's answer and returns its price in cents, departure and
 // arrival.
-func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
-	cents, err = centsOf(wl.Price)
+func checkLeg(wl *soap.Leg) (cents contract.Cents, dep, arr time.Time, err error) {
+	cents, err = contract.ParseCents(wl.Price)
 	if err != nil {
 		return 0, dep, arr, err
 	}
@@ -44,7 +45,7 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 	if _, off := arr.Zone(); off != 0 {
 		return 0, dep, arr, fmt.Errorf("arrival %q is not in UTC", clip(wl.Arrival))
 	}
-	if !isIATA(wl.Src) || !isIATA(wl.Dst) {
+	if !contract.ValidIATA(wl.Src) || !contract.ValidIATA(wl.Dst) {
 		return 0, dep, arr, fmt.Errorf("flight %q from %q to %q: not IATA airport codes (three upper-case letters)", clip(wl.Flight), clip(wl.Src), clip(wl.Dst))
 	}
 	if !arr.After(dep) {
@@ -57,18 +58,4 @@ func checkLeg(wl *soap.Leg) (cents int64, dep, arr time.Time, err error) {
 		return 0, dep, arr, fmt.Errorf("flight %q has %d seats", clip(wl.Flight), wl.Seats)
 	}
 	return cents, dep, arr, nil
-}
-
-// isIATA reports whether code is an IATA airport code, three upper-case letters: a query's
-// src and dst, and every airport of a delegate's legs.
-func isIATA(code string) bool {
-	if len(code) != 3 {
-		return false
-	}
-	for i := range 3 {
-		if code[i] < 'A' || code[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }

@@ -1,27 +1,27 @@
-package search
+package merge
 
 import (
 	"cmp"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 
 	"flightalliance/alliance/flight"
 	airtrip "flightalliance/alliance/trip"
+	"flightalliance/contract"
+	"flightalliance/search/internal/searchtest"
 	"flightalliance/soap"
 )
 
 // orders pairs every search order with the airline's.
 var orders = []struct {
-	search  Order
+	search  contract.Order
 	airline airtrip.Order
 }{
-	{ByPrice, airtrip.ByPrice}, {ByDuration, airtrip.ByDuration}, {ByDeparture, airtrip.ByDeparture}, {ByArrival, airtrip.ByArrival},
+	{contract.ByPrice, airtrip.ByPrice}, {contract.ByDuration, airtrip.ByDuration}, {contract.ByDeparture, airtrip.ByDeparture}, {contract.ByArrival, airtrip.ByArrival},
 }
 
 func TestOrderNamesAreTheAirlines(t *testing.T) {
@@ -29,9 +29,9 @@ func TestOrderNamesAreTheAirlines(t *testing.T) {
 		if o.search.String() != o.airline.String() {
 			t.Errorf("search order %q is the airline's %q", o.search, o.airline)
 		}
-		got, err := ParseOrder(o.airline.String())
+		got, err := contract.ParseOrder(o.airline.String())
 		if err != nil || got != o.search {
-			t.Errorf("ParseOrder(%q) = %v, %v", o.airline, got, err)
+			t.Errorf("contract.ParseOrder(%q) = %v, %v", o.airline, got, err)
 		}
 		back, err := airtrip.ParseOrder(o.search.String())
 		if err != nil || back != o.airline {
@@ -39,96 +39,10 @@ func TestOrderNamesAreTheAirlines(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "Price", "cheapest", "price ", "-price"} {
-		if _, err := ParseOrder(bad); err == nil {
-			t.Errorf("ParseOrder(%q) accepted", bad)
+		if _, err := contract.ParseOrder(bad); err == nil {
+			t.Errorf("contract.ParseOrder(%q) accepted", bad)
 		}
 	}
-}
-
-// flightPool makes n (at most 12) distinct flights (a flight is its seller and number) with few
-// distinct prices, times and numbers, so that ties on every key are common; numbers repeat across
-// sellers.
-func flightPool(rng *rand.Rand, n int) []flight.Flight {
-	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	seen := map[flight.Key]bool{}
-	var pool []flight.Flight
-	for len(pool) < n {
-		// Directs TLV→JFK and first legs TLV→ATH leave in the first hour and land within the
-		// second; second legs ATH→JFK leave in the third: every first and second connect.
-		r := routes[rng.IntN(len(routes))]
-		f := flight.Flight{
-			Seller: []string{"LY", "UA", "LH"}[rng.IntN(3)],
-			Number: fmt.Sprintf("F%d", rng.IntN(4)),
-			Src:    r.src, Dst: r.dst,
-			Price: flight.Cents(50 * rng.IntN(3)),
-			Seats: rng.IntN(3),
-		}
-		if seen[f.Key()] {
-			continue
-		}
-		seen[f.Key()] = true
-		f.Departure = day.Add(r.from + time.Duration(rng.IntN(3))*30*time.Minute)
-		f.Arrival = f.Departure.Add(time.Duration(1+rng.IntN(2)) * 30 * time.Minute)
-		pool = append(pool, f)
-	}
-	return pool
-}
-
-// routes are the flights of flightPool: TLV→JFK directs, and connections at ATH.
-var routes = []struct {
-	src, dst string
-	from     time.Duration // the earliest departure, into the day
-}{{"TLV", "JFK", 0}, {"TLV", "ATH", 0}, {"ATH", "JFK", 2 * time.Hour}}
-
-// randomAirlineTrips makes up to n distinct trips TLV→JFK of pool: directs, and connections at ATH.
-func randomAirlineTrips(rng *rand.Rand, pool []flight.Flight, n int) []airtrip.Trip {
-	from := func(src, dst string) []flight.Flight {
-		return slices.DeleteFunc(slices.Clone(pool), func(f flight.Flight) bool { return f.Src != src || f.Dst != dst })
-	}
-	directs, firsts, seconds := from("TLV", "JFK"), from("TLV", "ATH"), from("ATH", "JFK")
-	seen := map[string]bool{}
-	var out []airtrip.Trip
-	for range n {
-		var legs []flight.Flight
-		switch {
-		case rng.IntN(2) == 0 && len(firsts) > 0 && len(seconds) > 0:
-			legs = []flight.Flight{firsts[rng.IntN(len(firsts))], seconds[rng.IntN(len(seconds))]}
-		case len(directs) > 0:
-			legs = []flight.Flight{directs[rng.IntN(len(directs))]}
-		default:
-			continue
-		}
-		id := tripID(legs)
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		var price flight.Cents
-		for _, l := range legs {
-			price += l.Price
-		}
-		out = append(out, airtrip.Trip{Legs: legs, Price: price})
-	}
-	return out
-}
-
-func tripID(legs []flight.Flight) string {
-	var parts []string
-	for _, l := range legs {
-		parts = append(parts, l.Seller+"/"+l.Number)
-	}
-	return strings.Join(parts, ">")
-}
-
-// toWire is a trip as a delegate sends it (alliance/gather/triplist.go's wire form).
-func toWire(t airtrip.Trip, alliance string) soap.Trip {
-	w := soap.Trip{Price: t.Price.String()}
-	for _, f := range t.Legs {
-		w.Legs = append(w.Legs, soap.Leg{Flight: f.Number, Seller: f.Seller, Alliance: alliance, Src: f.Src, Dst: f.Dst,
-			Departure: f.Departure.Format(time.RFC3339), Arrival: f.Arrival.Format(time.RFC3339),
-			Price: f.Price.String(), Seats: f.Seats})
-	}
-	return w
 }
 
 // convertTrip validates one trip with its legs inline, as mergeOne does, for the query it is a
@@ -171,9 +85,9 @@ func TestOrderAgreesWithTheAirlines(t *testing.T) {
 			for i := range trips {
 				for j := range trips {
 					want := sign(o.airline.Compare(trips[i], trips[j]))
-					if got := sign(o.search.compare(&wire[i], &wire[j])); got != want {
+					if got := sign(compare(o.search, &wire[i], &wire[j])); got != want {
 						t.Fatalf("round %d, %s: %s vs %s: search says %d, airline %d", round, o.search,
-							tripID(trips[i].Legs), tripID(trips[j].Legs), got, want)
+							searchtest.TripID(trips[i].Legs), searchtest.TripID(trips[j].Legs), got, want)
 					}
 				}
 			}
@@ -181,9 +95,9 @@ func TestOrderAgreesWithTheAirlines(t *testing.T) {
 			slices.SortFunc(a, o.airline.Compare)
 			b := slices.Clone(wire)
 			rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
-			slices.SortFunc(b, func(x, y trip) int { return o.search.compare(&x, &y) })
+			slices.SortFunc(b, func(x, y trip) int { return compare(o.search, &x, &y) })
 			for i := range a {
-				if got, want := wireID(b[i]), tripID(a[i].Legs); got != want {
+				if got, want := wireID(b[i]), searchtest.TripID(a[i].Legs); got != want {
 					t.Fatalf("round %d, %s: position %d is %s, the airline sorts %s there", round, o.search, i, got, want)
 				}
 			}
@@ -217,10 +131,10 @@ func TestMergedTopsAreTheWindowOfTheWholeList(t *testing.T) {
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 1))
 		pool := flightPool(rng, rapid.IntRange(3, 12).Draw(rt, "flights")) // one pool: two alliances may sell the same seller and number
 		q := tlvJFK
-		q.Sort = Order(rapid.IntRange(0, 3).Draw(rt, "sort"))
+		q.Sort = contract.Order(rapid.IntRange(0, 3).Draw(rt, "sort"))
 		q.Nonstop = rapid.Bool().Draw(rt, "nonstop")
 		if rapid.Bool().Draw(rt, "has-max-price") {
-			q.MaxPrice, q.HasMaxPrice = int64(rapid.IntRange(0, 500).Draw(rt, "max-price")), true
+			q.MaxPrice, q.HasMaxPrice = contract.Cents(rapid.IntRange(0, 500).Draw(rt, "max-price")), true
 		}
 		q.Limit = rapid.IntRange(0, 12).Draw(rt, "limit")
 		q.Offset = rapid.IntRange(0, 30).Draw(rt, "offset")
@@ -236,7 +150,7 @@ func TestMergedTopsAreTheWindowOfTheWholeList(t *testing.T) {
 		for _, name := range []string{"sky", "star", "oneworld"}[:rapid.IntRange(1, 3).Draw(rt, "alliances")] {
 			trips := randomAirlineTrips(rng, pool, rapid.IntRange(0, 25).Draw(rt, name))
 			airtrip.Sort(trips)
-			page, total := airtrip.Select(trips, filter, airlineOrder, q.wanted())
+			page, total := airtrip.Select(trips, filter, airlineOrder, q.Wanted())
 			resp := &soap.GetTripsResponse{Complete: true, Total: total}
 			for _, tr := range page {
 				resp.Trips = append(resp.Trips, toWire(tr, name))
@@ -258,7 +172,7 @@ func TestMergedTopsAreTheWindowOfTheWholeList(t *testing.T) {
 		}
 		var want []string
 		for _, tr := range whole[lo:hi] {
-			want = append(want, tr.alliance+":"+tripID(tr.trip.Legs))
+			want = append(want, tr.alliance+":"+searchtest.TripID(tr.trip.Legs))
 		}
 
 		ans := Merge(q, answers)

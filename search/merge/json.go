@@ -1,8 +1,8 @@
-package search
+package merge
 
-// appendJSON appends the answer's JSON: Merge's answer's AppendJSON, without making its trips.
-func (m *merged) appendJSON(dst []byte) []byte {
-	return m.ans.appendJSON(dst, func(dst []byte) []byte {
+// AppendJSON appends the answer's JSON: Merge's answer's AppendJSON, without making its trips.
+func (m *Merged) AppendJSON(dst []byte) []byte {
+	return m.Answer.appendJSON(dst, func(dst []byte) []byte {
 		dst = append(dst, '[')
 		for i := range m.window {
 			if i > 0 {
@@ -50,15 +50,15 @@ func appendPlain(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// sizeHint is about the bytes appendJSON takes (at or above, for answers with nothing to escape
+// SizeHint is about the bytes AppendJSON takes (at or above, for answers with nothing to escape
 // beyond the names of alliances), so that the answer's buffer is allocated once.
-func (m *merged) sizeHint() int {
-	n := 512 + len(m.ans.Query.Src) + len(m.ans.Query.Dst) + len(m.ans.Query.MaxPrice) + len(m.ans.Query.Sort)
-	for _, s := range m.ans.Query.Servers {
+func (m *Merged) SizeHint() int {
+	n := 512 + len(m.Answer.Query.Src) + len(m.Answer.Query.Dst) + len(m.Answer.Query.MaxPrice) + len(m.Answer.Query.Sort)
+	for _, s := range m.Answer.Query.Servers {
 		n += len(s) + 3
 	}
-	for i := range m.ans.Alliances {
-		a := &m.ans.Alliances[i]
+	for i := range m.Answer.Alliances {
+		a := &m.Answer.Alliances[i]
 		n += 64 + 2*len(a.Name) + 2*len(a.Error)
 		for _, s := range a.MissingSellers {
 			n += len(s) + 3

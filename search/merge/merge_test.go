@@ -1,4 +1,4 @@
-package search
+package merge
 
 import (
 	"encoding/json"
@@ -13,13 +13,6 @@ import (
 
 	"flightalliance/soap"
 )
-
-func leg(flight, src, dst, dep, arr, price string) soap.Leg {
-	return soap.Leg{Flight: flight, Seller: flight[:2], Alliance: "ignored", Src: src, Dst: dst,
-		Departure: "2026-12-01T" + dep + ":00Z", Arrival: "2026-12-01T" + arr + ":00Z", Price: price, Seats: 10}
-}
-
-func wireTrip(price string, legs ...soap.Leg) soap.Trip { return soap.Trip{Price: price, Legs: legs} }
 
 var tlvJFK = Query{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
 

@@ -1,4 +1,4 @@
-package search
+package merge
 
 import (
 	"testing"
@@ -25,8 +25,8 @@ func TestSizeHintFitsAnswers(t *testing.T) {
 		q := Query{Src: "TLV", Dst: "JFK", Date: "2026-12-01"}
 		answers := []DelegateAnswer{{Alliance: "star", Resp: &soap.GetTripsResponse{Alliance: "star", Complete: true, Trips: trips[:n], Total: n}},
 			{Alliance: "sky", Err: errTest}}
-		m := merge(q, answers)
-		got, hint := len(m.appendJSON(nil)), m.sizeHint()
+		m := MergeWindow(q, answers)
+		got, hint := len(m.AppendJSON(nil)), m.SizeHint()
 		if got > hint || hint > got+got/20+1024 {
 			t.Errorf("%d trips: %d bytes of JSON, size hint %d: want the hint at or above, within a twentieth", n, got, hint)
 		}

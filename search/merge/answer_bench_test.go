@@ -1,4 +1,4 @@
-package search
+package merge
 
 import (
 	"encoding/json"
@@ -58,15 +58,15 @@ func bigAnswer(n int) *soap.GetTripsResponse {
 // and encoding/json would.
 func BenchmarkAnswer2500(b *testing.B) {
 	answers := []DelegateAnswer{{Alliance: "star", Resp: bigAnswer(2500)}}
-	if m := merge(tlvJFK, answers); !m.ans.Complete || len(m.window) != 2500 {
-		b.Fatalf("the answer merged to %d trips, complete %v: %+v", len(m.window), m.ans.Complete, m.ans.Alliances)
+	if m := MergeWindow(tlvJFK, answers); !m.Answer.Complete || len(m.window) != 2500 {
+		b.Fatalf("the answer merged to %d trips, complete %v: %+v", len(m.window), m.Answer.Complete, m.Answer.Alliances)
 	}
 	b.Run("server", func(b *testing.B) {
 		b.ReportAllocs()
 		var buf []byte
 		for b.Loop() {
-			m := merge(tlvJFK, answers)
-			buf = m.appendJSON(buf[:0])
+			m := MergeWindow(tlvJFK, answers)
+			buf = m.AppendJSON(buf[:0])
 		}
 	})
 	b.Run("merge-encoding-json", func(b *testing.B) {

@@ -1,4 +1,4 @@
-package search
+package merge
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"flightalliance/contract"
 	"flightalliance/soap"
 )
 
@@ -14,7 +15,7 @@ import (
 // many trips name it: it is validated once and its JSON is made once, then copied.
 type validLeg struct {
 	w        *soap.Leg
-	cents    int64
+	cents    contract.Cents
 	dep, arr time.Time
 	shared   bool
 	json     []byte // a shared leg's JSON, made on first use
@@ -127,12 +128,12 @@ func (c *converter) trip(wt *soap.Trip) (trip, error) {
 	}
 	t.departure, t.arrival = t.legs[0].dep, t.legs[len(t.legs)-1].arr
 	if wt.Price != "" {
-		p, err := centsOf(wt.Price)
+		p, err := contract.ParseCents(wt.Price)
 		if err != nil {
 			return trip{}, err
 		}
 		if p != t.cents {
-			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, formatCents(t.cents))
+			return trip{}, fmt.Errorf("price %q is not the sum of its legs (%s)", wt.Price, t.cents)
 		}
 	}
 	return t, nil

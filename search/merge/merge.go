@@ -1,11 +1,13 @@
-package search
+package merge
 
 import (
 	"cmp"
-	"flightalliance/soap"
 	"fmt"
 	"slices"
 	"time"
+
+	"flightalliance/contract"
+	"flightalliance/soap"
 )
 
 // DelegateAnswer is what one registered alliance's delegate answered, or why it did not.
@@ -23,44 +25,46 @@ type trip struct {
 	price     string // as the delegate wrote it
 	legs      []*validLeg
 	alliance  string
-	cents     int64
+	cents     contract.Cents
 	departure time.Time // of the first leg
 	arrival   time.Time // of the last leg
 }
 
 // Merge turns the delegates' answers into one search answer: the trips of every alliance that
 // answered, each leg stamped with its alliance, filtered by the query's nonstop and max_price,
-// sorted in the query's order (see Order: total, so equal data always gives equal bytes), and cut
+// sorted in the query's order (see compare: total, so equal data always gives equal bytes), and cut
 // to the window of its offset and limit. Total counts the trips of the whole list: each
 // alliance's Total (it may have sent only the top of its list), less what the search server
 // refused of what it sent. An alliance that did not answer, answered with a malformed trip, or
 // reported missing sellers is incomplete, and so is the whole answer. Merge is pure: the order of
 // answers does not matter.
 func Merge(q Query, answers []DelegateAnswer) Answer {
-	m := merge(q, answers)
-	m.ans.Trips = make([]Trip, len(m.window))
+	m := MergeWindow(q, answers)
+	m.Answer.Trips = make([]Trip, len(m.window))
 	nlegs := 0
 	for _, t := range m.window {
 		nlegs += len(t.legs)
 	}
 	legs := make([]Leg, 0, nlegs)
 	for i, t := range m.window {
-		m.ans.Trips[i], legs = t.materialize(legs)
+		m.Answer.Trips[i], legs = t.materialize(legs)
 	}
-	return m.ans
+	return m.Answer
 }
 
-// merged is Merge's answer before its trips are written out: the search server writes the
-// window's JSON straight from the delegates' trips (appendJSON), the same bytes as Merge's
-// answer's AppendJSON.
-type merged struct {
-	ans    Answer // Trips is nil
+// Merged is Merge's answer before its trips are written out: the search server writes the
+// window's JSON straight from the delegates' trips (Merged.AppendJSON), the same bytes as
+// Merge's answer's AppendJSON.
+type Merged struct {
+	Answer Answer // Trips is nil
 	window []trip
 }
 
-func merge(q Query, answers []DelegateAnswer) merged {
-	m := merged{ans: Answer{
-		Query:     q.echo(),
+// MergeWindow is Merge without making the window's trips: they stay the delegates', to be
+// written out by AppendJSON.
+func MergeWindow(q Query, answers []DelegateAnswer) Merged {
+	m := Merged{Answer: Answer{
+		Query:     q.Echo(),
 		Complete:  true,
 		Alliances: make([]AllianceStatus, 0, len(answers)),
 	}}
@@ -70,9 +74,9 @@ func merge(q Query, answers []DelegateAnswer) merged {
 	lists := make([][]trip, 0, len(sorted))
 	for _, a := range sorted {
 		st, ts, total := mergeOne(q, a)
-		m.ans.Alliances = append(m.ans.Alliances, st)
-		m.ans.Complete = m.ans.Complete && st.Complete
-		m.ans.Total += total
+		m.Answer.Alliances = append(m.Answer.Alliances, st)
+		m.Answer.Complete = m.Answer.Complete && st.Complete
+		m.Answer.Total += total
 		if len(ts) > 0 {
 			lists = append(lists, ts)
 		}
@@ -101,7 +105,7 @@ func window(q Query, lists [][]trip) []trip {
 	for k := range hi {
 		best := -1
 		for i, l := range lists {
-			if heads[i] < len(l) && (best < 0 || q.Sort.compare(&l[heads[i]], &lists[best][heads[best]]) < 0) {
+			if heads[i] < len(l) && (best < 0 || compare(q.Sort, &l[heads[i]], &lists[best][heads[best]]) < 0) {
 				best = i
 			}
 		}
@@ -129,7 +133,7 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		return st, nil, 0
 	}
 	if err := checkTotal(a.Resp.Total, len(a.Resp.Trips)); err != nil {
-		st.Error = fmt.Sprintf("malformed answer: %v", err)
+		st.Error = err.Error()
 		return st, nil, 0
 	}
 	conv, err := newConverter(a.Alliance, q, a.Resp)
@@ -162,7 +166,7 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 			st.Error = fmt.Sprintf("malformed answer: the top %d of %d trips, not in the order asked (sort=%s)", len(a.Resp.Trips), a.Resp.Total, q.Sort)
 			return st, nil, 0
 		}
-		slices.SortFunc(trips, func(a, b trip) int { return q.Sort.compare(&a, &b) })
+		slices.SortFunc(trips, func(a, b trip) int { return compare(q.Sort, &a, &b) })
 	}
 	// A flight is one flight: the answer's trips may not show it twice, nor with two sets of
 	// values (sorted, two copies of a trip are neighbours: the order is total).
@@ -171,7 +175,7 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 		return st, nil, 0
 	}
 	for i := 1; i < len(trips); i++ {
-		if q.Sort.compare(&trips[i-1], &trips[i]) == 0 {
+		if compare(q.Sort, &trips[i-1], &trips[i]) == 0 {
 			st.Error = fmt.Sprintf("malformed answer: a trip twice (%s)", tripFlights(&trips[i]))
 			return st, nil, 0
 		}
@@ -194,13 +198,14 @@ const maxTotal = 1 << 53
 
 // checkTotal refuses a Total that cannot count the list the trips were sent from: negative,
 // beyond maxTotal, or fewer than the trips sent (0 is a delegate that does not count: its whole
-// list was sent).
+// list was sent). Its error is the alliance's whole error ("malformed answer: Total …"), which
+// names the field as the SOAP answer spells it.
 func checkTotal(total, sent int) error {
 	switch {
 	case total < 0 || total > maxTotal:
-		return fmt.Errorf("Total %d is not a count of trips", total)
+		return fmt.Errorf("malformed answer: Total %d is not a count of trips", total)
 	case total > 0 && total < sent:
-		return fmt.Errorf("Total %d, fewer than the %d trips sent", total, sent)
+		return fmt.Errorf("malformed answer: Total %d, fewer than the %d trips sent", total, sent)
 	}
 	return nil
 }
@@ -218,7 +223,7 @@ func checkCut(q Query, total, sent, kept int) error {
 		return fmt.Errorf("the top %d of %d trips, %d of them not the query's (nonstop, max_price or servers not applied)", sent, total, sent-kept)
 	}
 	asked := total
-	if wanted := q.wanted(); wanted > 0 {
+	if wanted := q.Wanted(); wanted > 0 {
 		asked = min(total, wanted)
 	}
 	if sent < asked {
@@ -227,9 +232,9 @@ func checkCut(q Query, total, sent, kept int) error {
 	return nil
 }
 
-func inOrder(o Order, trips []trip) bool {
+func inOrder(o contract.Order, trips []trip) bool {
 	for i := 1; i < len(trips); i++ {
-		if o.compare(&trips[i-1], &trips[i]) > 0 {
+		if compare(o, &trips[i-1], &trips[i]) > 0 {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package search
+package merge
 
 // Answer is the JSON body of a 200 search response (API.md, "Search server"). Total counts the
 // trips of the whole list (after nonstop and max_price); Trips is the window of it the query's
@@ -53,9 +53,4 @@ type AllianceStatus struct {
 	Complete       bool     `json:"complete"`
 	MissingSellers []string `json:"missing_sellers"`
 	Error          string   `json:"error,omitempty"`
-}
-
-// ErrorBody is the JSON body of every 4xx/5xx answer.
-type ErrorBody struct {
-	Error string `json:"error"`
 }

@@ -1,0 +1,23 @@
+package search
+
+import (
+	"flightalliance/contract"
+	"flightalliance/search/merge"
+)
+
+// The answer of a search is merge's (the package that makes it); the search server's clients
+// read it as search.Answer and the rest, as they read every other type of the server's API here.
+type (
+	Answer         = merge.Answer
+	QueryEcho      = merge.QueryEcho
+	Trip           = merge.Trip
+	Leg            = merge.Leg
+	AllianceStatus = merge.AllianceStatus
+	// Query is a validated search, as ParseQuery makes it.
+	Query = merge.Query
+	// Order is how a search sorts its trips (the sort parameter): the contract's orders.
+	Order = contract.Order
+)
+
+// ParseOrder reads an order's name as the sort parameter gives it (contract.ParseOrder).
+func ParseOrder(s string) (Order, error) { return contract.ParseOrder(s) }

@@ -1,0 +1,23 @@
+package merge
+
+import "flightalliance/contract"
+
+// priceString is cents as API.md writes prices ("512.00"): s itself when s, which
+// contract.ParseCents read as cents, is already written so (as delegates write prices), else a
+// new string.
+func priceString(s string, cents contract.Cents) string {
+	n := len(s)
+	if n >= 4 && s[n-3] == '.' && (s[0] != '0' || n == 4) {
+		return s
+	}
+	return cents.String()
+}
+
+// clip keeps echoed input short, so an error message cannot be used to reflect a huge value.
+func clip(s string) string {
+	const n = 40
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
