@@ -35,7 +35,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	defer s.order.enter(r.Context())()
+	defer s.turns.enter(r.Context())()
 	key := queryKey(q)
 	kept, found := s.conditional.kept(key)
 	answers := s.fanOut(r.Context(), q, regs, kept.etags)

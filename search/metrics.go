@@ -23,7 +23,7 @@ type metrics struct {
 	sharedCalls *prometheus.CounterVec
 	// refused counts searches refused with 503 because none could start within the queue timeout.
 	refused prometheus.Counter
-	// ordered counts the searches admitted by how they got past the order gate (orderGate).
+	// ordered counts the searches admitted by how they got past the turn gate (turnGate).
 	ordered *prometheus.CounterVec // how
 	// notModified counts alliances' answers that said the kept answer is current (by alliance);
 	// keptAnswers the searches answered with a kept merged answer.

@@ -30,7 +30,7 @@ type Config struct {
 	QueueTimeout    time.Duration // how long a search may wait to start before a 503 with Retry-After; default 1s
 	// OrderedSearches run at once before the next search waits for its turn, first come first
 	// served — only while turns are held briefly and come back fast enough that its turn should
-	// come within OrderWait; else it runs at once beside them (orderGate, worthWaiting);
+	// come within OrderWait; else it runs at once beside them (turnGate, worthWaiting);
 	// default 4, -1 none (every search at once).
 	OrderedSearches int
 	OrderWait       time.Duration // the longest a search waits for its turn; default 100ms
@@ -65,7 +65,7 @@ type Server struct {
 	hedge   *hedge.Policy      // when to ask an alliance's next alternate, learnt from every delegate's latency
 	asks    singleflight.Group // calls to alliances in flight, shared by equal searches (askOnce)
 	admit   *admission         // searches answered at once
-	order   *orderGate         // and in what order (nil: every search admitted at once)
+	turns   *turnGate          // and in what order: first come, first served while that costs little (nil: every search at once)
 	// conditional keeps answers to ask for again with their ETag (nil: AnswerCache 0)
 	conditional *conditional
 	handler     http.Handler
@@ -149,7 +149,7 @@ func New(cfg Config) (*Server, error) {
 	s.conditional = newConditional(cfg.AnswerCache)
 	s.metrics = newMetrics(s.reg.Counts)
 	if cfg.OrderedSearches > 0 {
-		s.order = newOrderGate(cfg.OrderedSearches, cfg.OrderWait, cfg.Now,
+		s.turns = newTurnGate(cfg.OrderedSearches, cfg.OrderWait, cfg.Now,
 			func(how string) { s.metrics.ordered.WithLabelValues(how).Inc() })
 	}
 	s.handler = s.routes()

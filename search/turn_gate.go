@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// orderGate runs searches first come, first served while that costs little: a few run at once
+// turnGate runs searches first come, first served while that costs little: a few run at once
 // (limit), and a search that finds them all taken waits for one only when the queue is moving
 // fast enough that its turn should come within maxWait, and the searches are quick
 // (worthWaiting). Otherwise — and whenever its wait reaches maxWait — it runs at once beside
@@ -19,7 +19,7 @@ import (
 // network, and across regions a fixed number at once would cap a search server at that number
 // per round trip: there turns are held long, so nobody waits. The gate never refuses a
 // search (admission does that, at --max-searches) and never delays one by more than maxWait.
-type orderGate struct {
+type turnGate struct {
 	limit   int
 	maxWait time.Duration
 	now     func() time.Time
@@ -41,13 +41,13 @@ type turn struct {
 // turnsKept is how many of the last turns given back the queue's pace is read from.
 const turnsKept = 32
 
-func newOrderGate(limit int, maxWait time.Duration, now func() time.Time, count func(how string)) *orderGate {
-	return &orderGate{limit: limit, maxWait: maxWait, now: now, count: count}
+func newTurnGate(limit int, maxWait time.Duration, now func() time.Time, count func(how string)) *turnGate {
+	return &turnGate{limit: limit, maxWait: maxWait, now: now, count: count}
 }
 
 // enter takes a turn, waiting for one when that is worth it; the returned release gives it back
 // (a no-op for a search that ran beside the turns). A nil gate lets every search run at once.
-func (g *orderGate) enter(ctx context.Context) (release func()) {
+func (g *turnGate) enter(ctx context.Context) (release func()) {
 	if g == nil {
 		return func() {}
 	}
@@ -91,7 +91,7 @@ func (g *orderGate) enter(ctx context.Context) (release func()) {
 
 // leaver is the release of a turn taken now: it gives the turn to the first search waiting, if
 // any, and notes how long it was held.
-func (g *orderGate) leaver() func() {
+func (g *turnGate) leaver() func() {
 	began := g.now()
 	return func() {
 		g.mu.Lock()
@@ -119,10 +119,10 @@ func (g *orderGate) leaver() func() {
 //     trips across regions, a silent delegate — not on the cores, and waiting for them would
 //     only add to every search's time (read over all of turns, however old: a burst after a
 //     quiet spell is judged by the searches before it);
-//   - fewer than four given back over the last orderWindow: the queue's pace is not known, and
+//   - fewer than four given back over the last paceWindow: the queue's pace is not known, and
 //     a burst after a quiet spell is queued (each search waiting maxWait at most) until it is;
 //   - otherwise, when its turn should come within maxWait at the pace they were given back over
-//     orderWindow (a queue that stopped moving reads as slower and slower).
+//     paceWindow (a queue that stopped moving reads as slower and slower).
 func worthWaiting(position int, turns []turn, now time.Time, maxWait time.Duration) bool {
 	var held time.Duration
 	for _, t := range turns {
@@ -133,7 +133,7 @@ func worthWaiting(position int, turns []turn, now time.Time, maxWait time.Durati
 	}
 	n, oldest := 0, now
 	for _, t := range turns {
-		if now.Sub(t.ended) <= orderWindow {
+		if now.Sub(t.ended) <= paceWindow {
 			n++
 			if t.ended.Before(oldest) {
 				oldest = t.ended
@@ -146,5 +146,5 @@ func worthWaiting(position int, turns []turn, now time.Time, maxWait time.Durati
 	return time.Duration(float64(now.Sub(oldest))*float64(position)/float64(n)) <= maxWait
 }
 
-// orderWindow is how far back the turns given back tell the queue's pace.
-const orderWindow = time.Second
+// paceWindow is how far back the turns given back tell the queue's pace.
+const paceWindow = time.Second

@@ -43,7 +43,7 @@ func TestWorthWaiting(t *testing.T) {
 	}
 }
 
-// gateLog records the order gate's counts.
+// gateLog records the turn gate's counts.
 type gateLog struct {
 	mu   sync.Mutex
 	hows []string
@@ -64,7 +64,7 @@ func (l *gateLog) all() []string {
 func TestOrderGateGivesTurnsFirstComeFirstServed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
-		g := newOrderGate(2, time.Second, time.Now, log.count)
+		g := newTurnGate(2, time.Second, time.Now, log.count)
 		first, second := g.enter(t.Context()), g.enter(t.Context())
 		var mu sync.Mutex
 		var order []int
@@ -99,7 +99,7 @@ func TestOrderGateGivesTurnsFirstComeFirstServed(t *testing.T) {
 func TestOrderGateWaitsAtMostItsMaxWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
-		g := newOrderGate(1, 100*time.Millisecond, time.Now, log.count)
+		g := newTurnGate(1, 100*time.Millisecond, time.Now, log.count)
 		held := g.enter(t.Context())
 		start := time.Now()
 		beside := g.enter(t.Context())
@@ -124,7 +124,7 @@ func TestOrderGateWaitsAtMostItsMaxWait(t *testing.T) {
 func TestOrderGateLetsSearchesRunBesideTurnsHeldLong(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
-		g := newOrderGate(4, 100*time.Millisecond, time.Now, log.count)
+		g := newTurnGate(4, 100*time.Millisecond, time.Now, log.count)
 		// Four searches at once, each 300 ms (round trips across regions), given back together:
 		// a queue that moves at once, but whose turns are held long.
 		enterAll := func() (releases []func()) {
@@ -156,7 +156,7 @@ func TestOrderGateLetsSearchesRunBesideTurnsHeldLong(t *testing.T) {
 func TestOrderGateLeavesTheQueueWhenTheSearchEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
-		g := newOrderGate(1, time.Minute, time.Now, log.count)
+		g := newTurnGate(1, time.Minute, time.Now, log.count)
 		held := g.enter(t.Context())
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
@@ -175,6 +175,6 @@ func TestOrderGateLeavesTheQueueWhenTheSearchEnds(t *testing.T) {
 }
 
 func TestANilOrderGateLetsEverySearchRun(t *testing.T) {
-	var g *orderGate
+	var g *turnGate
 	g.enter(context.Background())()
 }
