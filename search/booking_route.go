@@ -46,7 +46,7 @@ func (s *Server) registration(name string) (Registration, bool) {
 }
 
 // onAlliance runs call on the alliance's machines one after the other — its delegate, then its
-// alternates, then its fallbacks while none of those answered (fallbackUsable) — until one
+// alternates, then its fallbacks while none of those answered (FallbackUsable) — until one
 // answers or refuses. The next machine is asked when the last one failed in a way that says
 // nothing about the request (a Server fault without a kind, a transport error, no answer
 // within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
@@ -68,14 +68,14 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 	// in time, a connection lost after the request went out, a Server fault without a kind). A
 	// later machine's "unavailable" then says nothing about the earlier one's doing.
 	ambiguous := false
-	targets := reg.targets()
-	lineAnswered := false // a machine of the line answered: the fallbacks are not asked (fallbackUsable)
+	targets := reg.Targets()
+	lineAnswered := false // a machine of the line answered: the fallbacks are not asked (FallbackUsable)
 	passed := 0           // fallbacks passed over for that
 	for i, uri := range targets {
 		if ctx.Err() != nil {
 			break
 		}
-		if !reg.fallbackUsable(uri, lineAnswered) {
+		if !reg.FallbackUsable(uri, lineAnswered) {
 			passed++
 			continue
 		}
@@ -103,7 +103,7 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			errs = append(errs, err.Error())
 			continue
 		}
-		lineAnswered = lineAnswered || (err == nil || isFault(err)) && i < len(reg.line())
+		lineAnswered = lineAnswered || (err == nil || isFault(err)) && i < len(reg.Line())
 		if err == nil {
 			return v, nil
 		}

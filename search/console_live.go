@@ -130,7 +130,7 @@ func (l *liveReader) read(ctx context.Context, reg Registration, known map[strin
 func (l *liveReader) status(ctx context.Context, reg Registration) (*machineStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, liveStatusTimeout)
 	defer cancel()
-	targets := reg.targets()
+	targets := reg.Targets()
 	type result struct {
 		st  *machineStatus
 		err error

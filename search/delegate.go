@@ -46,7 +46,7 @@ func (c *clientCache) get(uri string) (Delegate, error) {
 func (c *clientCache) retain(regs []Registration) {
 	keep := map[string]bool{}
 	for _, r := range regs {
-		for _, uri := range r.targets() {
+		for _, uri := range r.Targets() {
 			keep[uri] = true
 		}
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"flightalliance/contract"
 	"flightalliance/search/merge"
+	"flightalliance/search/registry"
 )
 
 // The answer of a search is merge's (the package that makes it); the search server's clients
@@ -17,6 +18,13 @@ type (
 	Query = merge.Query
 	// Order is how a search sorts its trips (the sort parameter): the contract's orders.
 	Order = contract.Order
+)
+
+// The registrations of the alliances' delegates are the registry's (package registry).
+type (
+	Registry     = registry.Registry
+	Registration = registry.Registration
+	Fallback     = registry.Fallback
 )
 
 // ParseOrder reads an order's name as the sort parameter gives it (contract.ParseOrder).

@@ -66,7 +66,7 @@ func (s *Server) fanOut(ctx context.Context, q Query, regs []Registration, etags
 // gather itself ends early only when the client went away.
 func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	deadline := time.Now().Add(s.cfg.DelegateTimeout)
-	targets := reg.targets()
+	targets := reg.Targets()
 	ask := func(ctx context.Context, uri string, keys []string) (delegateReply, []string) {
 		if uri != targets[0] {
 			s.metrics.alternateCalls.WithLabelValues(reg.Name).Inc()
@@ -86,13 +86,13 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 		}
 		return delegateReply{resp, err}, nil
 	}
-	r := allianceReplies{line: reg.line()}
+	r := allianceReplies{line: reg.Line()}
 	class := "page" // pages and whole lists differ in size a hundredfold: their latencies are learnt apart
 	if req.MaxTrips == 0 {
 		class = "whole"
 	}
 	g := hedge.New([]string{reg.Name}, map[string][]string{reg.Name: targets}, ask).Class(class).
-		Skip(func(uri string) bool { return !reg.fallbackUsable(uri, r.lineAnswered) }).
+		Skip(func(uri string) bool { return !reg.FallbackUsable(uri, r.lineAnswered) }).
 		Heard(delegateReply.heard)
 	o := g.Hedge(ctx, s.hedge, r.see)
 	for _, c := range []struct {
@@ -120,7 +120,7 @@ func (r delegateReply) heard() bool { return r.resp != nil || isFault(r.err) }
 // allianceReplies decides an alliance's answer from the replies of its targets, seen in the order
 // they came back: the complete one that won; else the incomplete one missing the fewest sellers
 // (the earliest of those); else every error. It also tells whether a machine of the line (the
-// delegate and alternates) has answered, which ends the fallbacks' turn (fallbackUsable).
+// delegate and alternates) has answered, which ends the fallbacks' turn (FallbackUsable).
 type allianceReplies struct {
 	line         []string
 	lineAnswered bool

@@ -251,3 +251,11 @@ func legsID(t Trip) string {
 	}
 	return strings.Join(parts, ">")
 }
+
+func names(regs []Registration) []string {
+	var out []string
+	for _, r := range regs {
+		out = append(out, r.Name)
+	}
+	return out
+}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"flightalliance/hedge"
+	"flightalliance/search/registry"
 )
 
 // ErrInvalidConfig is wrapped by New's errors about its Config.
@@ -138,7 +139,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:     cfg,
 		log:     cfg.Logger,
-		reg:     NewRegistry(cfg.RegistrationTTL, cfg.Now),
+		reg:     registry.New(cfg.RegistrationTTL, cfg.Now),
 		clients: newClientCache(cfg.Dial),
 		// Silent delegates only: an alternate answers from cold caches, gathering from the
 		// holders the delegate asks, so hedging a delegate that is busy (answering, slowly)

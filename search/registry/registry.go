@@ -1,4 +1,4 @@
-package search
+package registry
 
 import (
 	"cmp"
@@ -33,7 +33,7 @@ type Registration struct {
 // alliance that lagged, seeing nobody before it) and die or be cut off right after; the real
 // delegate refreshes only seconds later. Until then the searches
 // still reach a machine that answers: the delegate it replaced, asked after the new line while
-// nobody of that line has answered (fallbackUsable). Likewise the alternates a delegate's refresh
+// nobody of that line has answered (FallbackUsable). Likewise the alternates a delegate's refresh
 // no longer names: its view can lose the other machines for a moment (their sessions ended
 // together, as when etcd's resumed old leader revokes every lease, etcd-io/etcd#15247), and it
 // can be paused or cut off right after, before they register again.
@@ -56,8 +56,8 @@ type Registry struct {
 	regs map[string]Registration
 }
 
-// NewRegistry returns an empty registry whose entries go stale ttl after their last refresh.
-func NewRegistry(ttl time.Duration, now func() time.Time) *Registry {
+// New returns an empty registry whose entries go stale ttl after their last refresh.
+func New(ttl time.Duration, now func() time.Time) *Registry {
 	return &Registry{ttl: ttl, now: now, regs: map[string]Registration{}}
 }
 
@@ -110,29 +110,29 @@ func fallbacks(reg, old Registration, now time.Time) []Fallback {
 	return out
 }
 
-// line is whom the registration names: the delegate, then its alternates.
-func (reg Registration) line() []string {
+// Line is whom the registration names: the delegate, then its alternates.
+func (reg Registration) Line() []string {
 	return append([]string{reg.URI}, reg.Alternates...)
 }
 
-// targets is whom a search may ask for this alliance, in order: its line, then its fallbacks.
+// Targets is whom a search or a booking may ask for this alliance, in order: its line, then its fallbacks.
 // reg is as the Registry hands it out (marked): the fallbacks that lapsed are left out already.
-// A fallback is asked only while no machine of the line has answered (fallbackUsable).
-func (reg Registration) targets() []string {
-	out := reg.line()
+// A fallback is asked only while no machine of the line has answered (FallbackUsable).
+func (reg Registration) Targets() []string {
+	out := reg.Line()
 	for _, f := range reg.Previous {
 		out = append(out, f.URI)
 	}
 	return out
 }
 
-// fallbackUsable reports whether target may be asked, given whether a machine of reg's line has
+// FallbackUsable reports whether target may be asked, given whether a machine of reg's line has
 // answered (trips, or a fault: a machine that is up). The fallbacks are for a line that is
 // silent or dead — a mistaken registration whose machine went away — not one that answers: when
 // the line's answer is incomplete or refused, a fallback that is itself silent (a machine that
 // failed over to the line) would only hold the answer until the delegate timeout.
-func (reg Registration) fallbackUsable(target string, lineAnswered bool) bool {
-	return !lineAnswered || slices.Contains(reg.line(), target)
+func (reg Registration) FallbackUsable(target string, lineAnswered bool) bool {
+	return !lineAnswered || slices.Contains(reg.Line(), target)
 }
 
 // Remove drops the registration of alliance name; it reports whether there was one.

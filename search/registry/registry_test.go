@@ -1,4 +1,4 @@
-package search
+package registry
 
 import (
 	"net"
@@ -31,7 +31,7 @@ func names(regs []Registration) []string {
 
 func TestRegistryRefreshReplaceAndGoStale(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
-	r := NewRegistry(30*time.Second, clk.now)
+	r := New(30*time.Second, clk.now)
 
 	first, replaced := r.Register("star", "http://10.0.0.1:8101/Services/SellerService")
 	if replaced != "" || !first.ExpiresAt.Equal(first.LastSeen.Add(30*time.Second)) {
@@ -71,7 +71,7 @@ func TestRegistryRefreshReplaceAndGoStale(t *testing.T) {
 
 func TestRegistryRemoveByHost(t *testing.T) {
 	clk := &fakeClock{t: time.Now()}
-	r := NewRegistry(time.Minute, clk.now)
+	r := New(time.Minute, clk.now)
 	r.Register("a", "http://10.0.0.1:8101/Services/SellerService")
 	r.Register("b", "http://10.0.0.1:9000/x")
 	r.Register("c", "http://10.0.0.2:8101/Services/SellerService")
