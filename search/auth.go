@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"flightalliance/search/internal/respond"
 )
 
 // Who may register: with a trust file (Config.Trust), PUT Register and PUT Unregister need
@@ -34,7 +36,7 @@ func (s *Server) bearerToken(w http.ResponseWriter, r *http.Request) (token stri
 	if why != "" {
 		s.log.Info("registration refused", "route", r.URL.Path, "remote", r.RemoteAddr, "status", http.StatusUnauthorized, "why", "no bearer token")
 		w.Header().Set("WWW-Authenticate", authRealm)
-		writeError(w, http.StatusUnauthorized, why)
+		respond.Error(w, http.StatusUnauthorized, why)
 		return "", false
 	}
 	return token, true
@@ -49,7 +51,7 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, alliance string)
 	}
 	s.log.Warn("registration refused", "route", r.URL.Path, "alliance", alliance, "remote", r.RemoteAddr,
 		"status", http.StatusForbidden, "why", "the token is not the alliance's, or the alliance is not trusted")
-	writeError(w, http.StatusForbidden, msg)
+	respond.Error(w, http.StatusForbidden, msg)
 }
 
 // callerToken is the request's bearer token when the server has a trust file ("" on an open

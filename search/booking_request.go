@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"flightalliance/search/internal/respond"
 )
 
 // Limits of a booking request, checked at the edge; the airline server checks them again, and
@@ -51,7 +53,7 @@ func decodeBookingRequest(body io.Reader) (BookingRequest, error) {
 	case req.Alliance == "":
 		return req, inputErr("alliance", "missing (the name an alliance registered under, such as star)")
 	case !clusterRe.MatchString(req.Alliance):
-		return req, inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", clip(req.Alliance))
+		return req, inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", respond.Clip(req.Alliance))
 	case len(top.Legs) < 1 || len(top.Legs) > 2:
 		return req, inputErr("legs", "%d given, want %s", len(top.Legs), legsWanted)
 	}
@@ -65,11 +67,11 @@ func decodeBookingRequest(body io.Reader) (BookingRequest, error) {
 		case l.Seller == "":
 			return req, inputErr(prefix+".seller", "missing (a seller code such as LY)")
 		case !sellerRe.MatchString(l.Seller):
-			return req, inputErr(prefix+".seller", "%q is not a seller code (2-8 of A-Z, 0-9)", clip(l.Seller))
+			return req, inputErr(prefix+".seller", "%q is not a seller code (2-8 of A-Z, 0-9)", respond.Clip(l.Seller))
 		case l.Flight == "":
 			return req, inputErr(prefix+".flight", "missing (a flight number such as LY001)")
 		case !flightRe.MatchString(l.Flight):
-			return req, inputErr(prefix+".flight", "%q is not a flight number (1-16 of A-Z, 0-9)", clip(l.Flight))
+			return req, inputErr(prefix+".flight", "%q is not a flight number (1-16 of A-Z, 0-9)", respond.Clip(l.Flight))
 		}
 		req.Legs = append(req.Legs, l)
 	}
@@ -79,7 +81,7 @@ func decodeBookingRequest(body io.Reader) (BookingRequest, error) {
 	if req.Hold != "" {
 		d, err := time.ParseDuration(req.Hold)
 		if err != nil {
-			return req, inputErr("hold", "%q is not a Go duration such as 10m", clip(req.Hold))
+			return req, inputErr("hold", "%q is not a Go duration such as 10m", respond.Clip(req.Hold))
 		}
 		if d < minHold || d > maxHold {
 			return req, inputErr("hold", "%s, want %s to %s", d, minHold, maxHold)
@@ -203,15 +205,15 @@ func seatsQuery(raw string) (alliance, seller, flight string, err error) {
 	case alliance == "":
 		return "", "", "", inputErr("alliance", "missing (the name an alliance registered under, such as star)")
 	case !clusterRe.MatchString(alliance):
-		return "", "", "", inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", clip(alliance))
+		return "", "", "", inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", respond.Clip(alliance))
 	case seller == "":
 		return "", "", "", inputErr("seller", "missing (a seller code such as LY)")
 	case !sellerRe.MatchString(seller):
-		return "", "", "", inputErr("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", clip(seller))
+		return "", "", "", inputErr("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", respond.Clip(seller))
 	case flight == "":
 		return "", "", "", inputErr("flight", "missing (a flight number such as LY001)")
 	case !flightRe.MatchString(flight):
-		return "", "", "", inputErr("flight", "%q is not a flight number (1-16 of A-Z, 0-9)", clip(flight))
+		return "", "", "", inputErr("flight", "%q is not a flight number (1-16 of A-Z, 0-9)", respond.Clip(flight))
 	}
 	return alliance, seller, flight, nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"flightalliance/search/console"
 )
 
 // registerWith registers alliance name with the test search server at uri, with its alternates.
@@ -18,13 +20,13 @@ func registerWith(t *testing.T, ts *testServer, name, uri string, alternates ...
 
 func livePicture(t *testing.T, ts *testServer) LivePicture {
 	t.Helper()
-	code, b := do(t, http.MethodGet, ts.URL+alliancesPath, "")
+	code, b := do(t, http.MethodGet, ts.URL+console.AlliancesPath, "")
 	if code != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", alliancesPath, code, b)
+		t.Fatalf("GET %s: %d %s", console.AlliancesPath, code, b)
 	}
 	var p LivePicture
 	if err := json.Unmarshal(b, &p); err != nil {
-		t.Fatalf("GET %s: %v in %s", alliancesPath, err, b)
+		t.Fatalf("GET %s: %v in %s", console.AlliancesPath, err, b)
 	}
 	return p
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/console"
+
 	"fmt"
 	"net/http"
 	"slices"
@@ -189,7 +191,7 @@ func TestLivePicturePagesPollingTogetherShareARefresh(t *testing.T) {
 	if n := m1.statusHits.Load(); n != 1 {
 		t.Errorf("5 pages polling at once read the delegate's /status %d times, want once", n)
 	}
-	if code, b := do(t, http.MethodGet, ts.URL+alliancesPath+"?x=1", ""); code != http.StatusBadRequest || !strings.Contains(string(b), "query") {
+	if code, b := do(t, http.MethodGet, ts.URL+console.AlliancesPath+"?x=1", ""); code != http.StatusBadRequest || !strings.Contains(string(b), "query") {
 		t.Errorf("with a query string: %d %s, want 400", code, b)
 	}
 }
@@ -197,7 +199,7 @@ func TestLivePicturePagesPollingTogetherShareARefresh(t *testing.T) {
 func TestLivePictureRefusesAStatusListingTooManyMachines(t *testing.T) {
 	m1 := startFakeMachine(t, "m1")
 	var view []fakeEntry
-	for i := range liveMaxMachines + 1 {
+	for i := range console.MaxMachines + 1 {
 		view = append(view, fakeEntry{Name: fmt.Sprintf("x%03d", i), URL: "http://127.0.0.1:1"})
 	}
 	m1.set(statusOf("m1", view))

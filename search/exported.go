@@ -2,6 +2,8 @@ package search
 
 import (
 	"flightalliance/contract"
+	"flightalliance/search/console"
+	"flightalliance/search/internal/respond"
 	"flightalliance/search/merge"
 	"flightalliance/search/registry"
 )
@@ -20,6 +22,9 @@ type (
 	Order = contract.Order
 )
 
+// ErrorBody is the JSON body of every 4xx/5xx answer.
+type ErrorBody = respond.ErrorBody
+
 // The registrations of the alliances' delegates are the registry's (package registry).
 type (
 	Registry     = registry.Registry
@@ -29,3 +34,21 @@ type (
 
 // ParseOrder reads an order's name as the sort parameter gives it (contract.ParseOrder).
 func ParseOrder(s string) (Order, error) { return contract.ParseOrder(s) }
+
+// The web console's live picture (GET /Services/FlightsSearch/alliances) is the console's.
+type (
+	LivePicture  = console.LivePicture
+	AllianceLive = console.AllianceLive
+	LiveMachine  = console.LiveMachine
+	LiveRound    = console.LiveRound
+	LiveEtcd     = console.LiveEtcd
+)
+
+// The states of a machine in the console's live picture.
+const (
+	StateUp          = console.StateUp
+	StateDown        = console.StateDown
+	StateUnreachable = console.StateUnreachable
+	StateLeaving     = console.StateLeaving
+	StateJoining     = console.StateJoining
+)

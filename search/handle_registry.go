@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 
+	"flightalliance/search/internal/respond"
+
 	"github.com/go-chi/chi/v5"
 )
 
@@ -52,14 +54,14 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	name := chi.URLParam(r, "clustername")
 	if err := ValidateClusterName(name); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		respond.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if !s.authorizeAlliance(w, r, name, token) {
 		return
 	}
 	if r.URL.RawQuery != "" {
-		writeError(w, http.StatusBadRequest, "Register takes no query parameters")
+		respond.Error(w, http.StatusBadRequest, "Register takes no query parameters")
 		return
 	}
 	body, err := decodeRegisterBody(r.Body)
@@ -68,7 +70,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			status = http.StatusRequestEntityTooLarge
 		}
-		writeError(w, status, err.Error())
+		respond.Error(w, status, err.Error())
 		return
 	}
 	reg, replaced := s.reg.Register(name, body.URI, body.Alternates...)
@@ -78,13 +80,13 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("delegate registered", "alliance", name, "uri", body.URI, "alternates", body.Alternates)
 	}
 	s.known() // lets go of the clients of URIs no longer registered
-	writeJSON(w, http.StatusOK, reg)
+	respond.JSON(w, http.StatusOK, reg)
 }
 
 // ValidateClusterName checks an alliance name as the search server accepts it.
 func ValidateClusterName(name string) error {
 	if !clusterRe.MatchString(name) {
-		return inputErr("clustername", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", clip(name))
+		return inputErr("clustername", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", respond.Clip(name))
 	}
 	return nil
 }
@@ -119,7 +121,7 @@ func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
 			return b, err
 		}
 		if seen[alt] {
-			return b, inputErr(field, "%q is given twice (the uri and every alternate must differ)", clip(alt))
+			return b, inputErr(field, "%q is given twice (the uri and every alternate must differ)", respond.Clip(alt))
 		}
 		seen[alt] = true
 	}
@@ -139,17 +141,17 @@ func validateURI(field, uri string) error {
 	}
 	u, err := url.Parse(uri)
 	if err != nil {
-		return inputErr(field, "%q is not a URL: %v", clip(uri), err)
+		return inputErr(field, "%q is not a URL: %v", respond.Clip(uri), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return inputErr(field, "%q is not an absolute http(s) URL", clip(uri))
+		return inputErr(field, "%q is not an absolute http(s) URL", respond.Clip(uri))
 	}
 	if u.User != nil || u.Fragment != "" {
-		return inputErr(field, "%q must not carry user info or a fragment", clip(uri))
+		return inputErr(field, "%q must not carry user info or a fragment", respond.Clip(uri))
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return inputErr(field, "%q: port %s is not between 1 and 65535", clip(uri), clip(p))
+			return inputErr(field, "%q: port %s is not between 1 and 65535", respond.Clip(uri), respond.Clip(p))
 		}
 	}
 	return nil
@@ -170,24 +172,24 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		respond.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		vals := q[name]
 		if name != "cluster" {
-			writeError(w, http.StatusBadRequest, inputErr(name, "unknown parameter (expected cluster)").Error())
+			respond.Error(w, http.StatusBadRequest, inputErr(name, "unknown parameter (expected cluster)").Error())
 			return
 		}
 		if len(vals) > 1 {
-			writeError(w, http.StatusBadRequest, inputErr(name, "given %d times, expected once", len(vals)).Error())
+			respond.Error(w, http.StatusBadRequest, inputErr(name, "given %d times, expected once", len(vals)).Error())
 			return
 		}
 	}
 	res := UnregisterResult{Removed: []Registration{}}
 	if vals, ok := q["cluster"]; ok {
 		if !clusterRe.MatchString(vals[0]) {
-			writeError(w, http.StatusBadRequest, inputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", clip(vals[0])).Error())
+			respond.Error(w, http.StatusBadRequest, inputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", respond.Clip(vals[0])).Error())
 			return
 		}
 		if !s.authorizeAlliance(w, r, vals[0], token) {
@@ -199,7 +201,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	} else {
 		ip, err := callerIP(r)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+			respond.Error(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		var mine func(string) bool // nil: every alliance's
@@ -217,7 +219,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)
 	}
 	s.known()
-	writeJSON(w, http.StatusOK, res)
+	respond.JSON(w, http.StatusOK, res)
 }
 
 func callerIP(r *http.Request) (net.IP, error) {
@@ -227,14 +229,14 @@ func callerIP(r *http.Request) (net.IP, error) {
 	}
 	ip := net.ParseIP(host)
 	if ip == nil {
-		return nil, fmt.Errorf("caller address %q is not an IP address; unregister with ?cluster=NAME", clip(r.RemoteAddr))
+		return nil, fmt.Errorf("caller address %q is not an IP address; unregister with ?cluster=NAME", respond.Clip(r.RemoteAddr))
 	}
 	return ip, nil
 }
 
 // handleList answers GET /Services/FlightsSearchReg/.
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, RegistrationList{
+	respond.JSON(w, http.StatusOK, RegistrationList{
 		TTLSeconds:    s.cfg.RegistrationTTL.Seconds(),
 		Registrations: s.known(),
 	})

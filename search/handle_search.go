@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 
+	"flightalliance/search/internal/respond"
 	"flightalliance/search/merge"
 )
 
@@ -15,17 +16,17 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// parameter).
 	v, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		respond.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	q, err := ParseQuery(v)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		respond.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	regs := s.known()
 	if len(regs) == 0 {
-		writeError(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
+		respond.Error(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
 		return
 	}
 	release, ok := s.admit.enter(r.Context())

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"flightalliance/search/internal/respond"
+
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -46,7 +48,7 @@ func (s *Server) recoverPanic(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("handler panic", "path", r.URL.Path, "panic", v)
-				writeError(w, http.StatusInternalServerError, "internal error")
+				respond.Error(w, http.StatusInternalServerError, "internal error")
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -80,4 +82,11 @@ func allowedMethods(r *http.Request) string {
 		}
 	}
 	return strings.Join(allow, ", ")
+}
+
+func levelFor(status int) slog.Level {
+	if status >= 500 {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
 }

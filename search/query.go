@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"flightalliance/contract"
+	"flightalliance/search/internal/respond"
 	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
@@ -88,14 +89,14 @@ func parseControls(v url.Values, q *merge.Query) error {
 	if vals, ok := v["limit"]; ok {
 		n, ok := decimal(vals[0])
 		if !ok || n < 1 || n > MaxLimit {
-			return inputErr("limit", "%q is not a page size (an integer from 1 to %d)", clip(vals[0]), MaxLimit)
+			return inputErr("limit", "%q is not a page size (an integer from 1 to %d)", respond.Clip(vals[0]), MaxLimit)
 		}
 		q.Limit = n
 	}
 	if vals, ok := v["offset"]; ok {
 		n, ok := decimal(vals[0])
 		if !ok {
-			return inputErr("offset", "%q is not an offset (an integer, 0 or more)", clip(vals[0]))
+			return inputErr("offset", "%q is not an offset (an integer, 0 or more)", respond.Clip(vals[0]))
 		}
 		q.Offset = n
 	}
@@ -105,13 +106,13 @@ func parseControls(v url.Values, q *merge.Query) error {
 			q.Nonstop = true
 		case "false":
 		default:
-			return inputErr("nonstop", "%q is not true or false", clip(vals[0]))
+			return inputErr("nonstop", "%q is not true or false", respond.Clip(vals[0]))
 		}
 	}
 	if vals, ok := v["max_price"]; ok {
 		c, err := contract.ParseCents(vals[0])
 		if err != nil {
-			return inputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", clip(vals[0]))
+			return inputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", respond.Clip(vals[0]))
 		}
 		q.MaxPrice, q.HasMaxPrice = c, true
 	}
@@ -155,7 +156,7 @@ func airport(v url.Values, name string) (string, error) {
 		return "", inputErr(name, "missing (an IATA airport code such as TLV)")
 	}
 	if !contract.ValidIATA(vals[0]) {
-		return "", inputErr(name, "%q is not an IATA airport code (three upper-case letters)", clip(vals[0]))
+		return "", inputErr(name, "%q is not an IATA airport code (three upper-case letters)", respond.Clip(vals[0]))
 	}
 	return vals[0], nil
 }
@@ -166,7 +167,7 @@ func isoDate(v url.Values) (string, error) {
 		return "", inputErr("date", "missing (an ISO date such as 2026-12-01)")
 	}
 	if _, err := time.Parse(time.DateOnly, vals[0]); err != nil {
-		return "", inputErr("date", "%q is not an ISO date (YYYY-MM-DD)", clip(vals[0]))
+		return "", inputErr("date", "%q is not an ISO date (YYYY-MM-DD)", respond.Clip(vals[0]))
 	}
 	return vals[0], nil
 }
@@ -184,22 +185,13 @@ func ParseSellers(s string) ([]string, error) {
 	out := make([]string, 0, len(parts))
 	for _, p := range parts {
 		if !sellerRe.MatchString(p) {
-			return nil, fmt.Errorf("%q is not a seller code (2 to 8 upper-case letters or digits)", clip(p))
+			return nil, fmt.Errorf("%q is not a seller code (2 to 8 upper-case letters or digits)", respond.Clip(p))
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out, nil
-}
-
-// clip keeps echoed input short, so an error message cannot be used to reflect a huge value.
-func clip(s string) string {
-	const n = 40
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 func allDigits(s string) bool {

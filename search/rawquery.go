@@ -3,6 +3,8 @@ package search
 import (
 	"net/url"
 	"strings"
+
+	"flightalliance/search/internal/respond"
 )
 
 // parseRawQuery is url.ParseQuery (the same pairs, the same strictness: a semicolon is no
@@ -19,10 +21,10 @@ func parseRawQuery(raw string) (url.Values, error) {
 		key, value, _ := strings.Cut(pair, "=")
 		name, err := url.QueryUnescape(key)
 		if err != nil {
-			return nil, inputErr("query string", "parameter name %q: %v", clip(key), err)
+			return nil, inputErr("query string", "parameter name %q: %v", respond.Clip(key), err)
 		}
 		if strings.Contains(pair, ";") {
-			return nil, inputErr(name, "%q holds a semicolon: parameters are separated by &", clip(pair))
+			return nil, inputErr(name, "%q holds a semicolon: parameters are separated by &", respond.Clip(pair))
 		}
 		if value, err = url.QueryUnescape(value); err != nil {
 			return nil, inputErr(name, "%v", err)

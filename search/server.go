@@ -16,6 +16,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"flightalliance/hedge"
+	"flightalliance/search/console"
+	"flightalliance/search/internal/respond"
 	"flightalliance/search/registry"
 )
 
@@ -163,7 +165,7 @@ func (s *Server) routes() http.Handler {
 	// the search: its headers are the answer's).
 	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes), middleware.GetHead)
 	notFound := func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", clip(r.URL.Path)))
+		respond.Error(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", respond.Clip(r.URL.Path)))
 	}
 	r.NotFound(notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +175,7 @@ func (s *Server) routes() http.Handler {
 			return
 		}
 		w.Header().Set("Allow", allow)
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, clip(r.URL.Path)))
+		respond.Error(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, respond.Clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)
 	r.Post(bookingsPath, s.handleReserve)
@@ -186,11 +188,15 @@ func (s *Server) routes() http.Handler {
 	r.Get("/Services/FlightsSearchReg/", s.handleList)
 	r.Get("/Services/FlightsSearchReg", s.handleList)
 	r.Get("/openapi.json", handleOpenAPI)
-	r.Get("/", handleConsolePage)
-	r.Get("/console/{file}", handleConsoleAsset)
-	r.Get(alliancesPath, s.handleAlliances())
+	r.Get("/", console.ServePage)
+	r.Get("/console/{file}", console.ServeAsset)
+	consoleClient := s.cfg.ConsoleClient
+	if consoleClient == nil {
+		consoleClient = console.Client(s.cfg.DelegateTLS)
+	}
+	r.Get(console.AlliancesPath, console.Live(consoleClient, s.cfg.Now, s.reg.All))
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		respond.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	return r

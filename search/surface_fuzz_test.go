@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"flightalliance/search/console"
 )
 
 // FuzzHTTPSurface sends any request to the search server as a deployment runs it (a trust file:
@@ -63,7 +65,7 @@ func FuzzHTTPSurface(f *testing.F) {
 		{1, "/Services/FlightsSearchReg/Unregister", "cluster=star", 1, "", "", 0},
 		{1, "/Services/FlightsSearchReg/Unregister", "cluster=a;b", 1, "", "", 0},
 		{0, "/Services/FlightsSearchReg/", "", 0, "", "", 0},
-		{0, alliancesPath, "", 0, "", "", 0},
+		{0, console.AlliancesPath, "", 0, "", "", 0},
 		{0, "/console/app.js", "", 0, "", "", 0},
 		{4, "/openapi.json", "", 0, "", "", 0},
 		{5, "/nope", "x=1", 3, "Bearer x", "{}", 3},

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"flightalliance/search/internal/respond"
 )
 
 // Trust is what a search server's trust file says: which alliances may register, each with its
@@ -83,7 +85,7 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 			// The line is not echoed: it may hold a token.
 			return nil, fmt.Errorf("%s:%d: want \"<alliance> <token>\", found %d fields", name, line, len(fields))
 		case !clusterRe.MatchString(fields[0]):
-			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, clip(fields[0]))
+			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, respond.Clip(fields[0]))
 		}
 		sum := sha256.Sum256([]byte(fields[1]))
 		key := given{fields[0], sum}

@@ -1,7 +1,8 @@
 // Package console is the search server's web console: one page (index.html) with its script
-// (app.js) and style sheet (style.css), embedded in the binary and served by the search server
-// at GET / and /console/{file}. The page searches and books through the server's REST API and
-// draws every known alliance live from GET /Services/FlightsSearch/alliances.
+// (app.js) and style sheet (style.css), embedded in the binary and served at GET / and
+// /console/{file} (serve.go), and the live picture the page draws every known alliance from,
+// GET /Services/FlightsSearch/alliances (live.go asks the machines, picture.go assembles what
+// they said). The page searches and books through the server's REST API.
 //
 // The script is plain JavaScript, run as written: no framework, no bundler, no build step. The
 // page is a form, two tables and a poll loop, which the DOM API does in a few hundred lines; a
@@ -11,7 +12,9 @@
 //
 // The files must not fetch anything from outside the search server (no CDN, no web fonts, no
 // absolute URLs): the machines that run it have no other network, and the server's
-// Content-Security-Policy refuses it anyway. This package holds no logic of the server's.
+// Content-Security-Policy refuses it anyway. The package must not search, book or change a
+// registration: it reads the registrations it is given and the machines' /status and /healthz,
+// within its own deadlines, and nothing else.
 package console
 
 import (

@@ -1,4 +1,4 @@
-package search
+package console
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"flightalliance/search/console"
+	"flightalliance/search/internal/respond"
 )
 
 // consoleCSP keeps the console to its own server: scripts, styles and requests may go to the
@@ -17,18 +17,18 @@ import (
 const consoleCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// handleConsolePage answers GET / with the web console (any query string is the page's own: a
+// ServePage answers GET / with the web console (any query string is the page's own: a
 // search the page runs on load).
-func handleConsolePage(w http.ResponseWriter, r *http.Request) {
-	serveAsset(w, r, console.Page())
+func ServePage(w http.ResponseWriter, r *http.Request) {
+	serveAsset(w, r, Page())
 }
 
-// handleConsoleAsset answers GET /console/{file}: the page's script and style sheet.
-func handleConsoleAsset(w http.ResponseWriter, r *http.Request) {
+// ServeAsset answers GET /console/{file}: the page's script and style sheet.
+func ServeAsset(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "file")
-	a, ok := console.Lookup(name)
+	a, ok := Lookup(name)
 	if !ok || name == "index.html" {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such file of the console: %s", clip(name)))
+		respond.Error(w, http.StatusNotFound, fmt.Sprintf("no such file of the console: %s", respond.Clip(name)))
 		return
 	}
 	serveAsset(w, r, a)
@@ -36,7 +36,7 @@ func handleConsoleAsset(w http.ResponseWriter, r *http.Request) {
 
 // serveAsset answers with an embedded file. Browsers revalidate it on every load (the ETag makes
 // that a 304), so a new binary's page is never mixed with an old script.
-func serveAsset(w http.ResponseWriter, r *http.Request, a console.Asset) {
+func serveAsset(w http.ResponseWriter, r *http.Request, a Asset) {
 	h := w.Header()
 	h.Set("Content-Type", a.ContentType)
 	h.Set("Content-Security-Policy", consoleCSP)

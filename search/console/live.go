@@ -1,4 +1,4 @@
-package search
+package console
 
 import (
 	"context"
@@ -13,10 +13,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"flightalliance/search/internal/respond"
+	"flightalliance/search/registry"
 )
 
-// alliancesPath is the live picture the web console polls.
-const alliancesPath = "/Services/FlightsSearch/alliances"
+// AlliancesPath is the live picture the web console polls.
+const AlliancesPath = "/Services/FlightsSearch/alliances"
 
 // The live picture's deadlines: a paused machine is "unreachable" after liveProbeTimeout, and one
 // refresh ends within liveStatusTimeout + liveProbeTimeout, so a page polling every second shows a
@@ -26,33 +29,30 @@ const (
 	liveProbeTimeout   = 800 * time.Millisecond
 	livePictureMaxAge  = 500 * time.Millisecond // pages polling together share one refresh
 	liveMaxStatusBytes = 4 << 20
-	liveMaxMachines    = 256 // per alliance: each is probed, so a /status cannot make the server call thousands
+	MaxMachines        = 256 // per alliance: each is probed, so a /status cannot make the server call thousands
 )
 
-// handleAlliances answers GET /Services/FlightsSearch/alliances with a LivePicture.
+// Live answers GET AlliancesPath with a LivePicture of the registrations regs gives, asking the
+// machines with client (see Client) and stamping the picture with now.
 //
 // The console polls this every second rather than holding a server-sent event stream: each
 // poll is one complete picture (a page that missed some is never behind by more than one), it
 // needs no goroutine or connection per watching page, it survives the server's WriteTimeout
 // (which would cut a stream), and nothing is asked of the alliances while no one watches.
-func (s *Server) handleAlliances() http.HandlerFunc {
-	client := s.cfg.ConsoleClient
-	if client == nil {
-		client = consoleClient(s.cfg.DelegateTLS)
-	}
-	lr := &liveReader{client: client, now: s.cfg.Now, known: map[string]map[string]string{}}
+func Live(client *http.Client, now func() time.Time, regs func() []registry.Registration) http.HandlerFunc {
+	lr := &liveReader{client: client, now: now, known: map[string]map[string]string{}}
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.RawQuery != "" {
-			writeError(w, http.StatusBadRequest, "query string: the live picture takes no query parameters")
+			respond.Error(w, http.StatusBadRequest, "query string: the live picture takes no query parameters")
 			return
 		}
-		writeJSON(w, http.StatusOK, lr.picture(r.Context(), s.reg.All()))
+		respond.JSON(w, http.StatusOK, lr.picture(r.Context(), regs()))
 	}
 }
 
-// consoleClient is the default client of the machines' /status and /healthz: TLS as the
-// delegates' calls have it (the roots that verify the machines, the certificate shown to them).
-func consoleClient(tc *tls.Config) *http.Client {
+// Client is the default client of the machines' /status and /healthz: TLS as the delegates'
+// calls have it, tc (the roots that verify the machines, the certificate shown to them).
+func Client(tc *tls.Config) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 4
 	if tc != nil {
@@ -77,7 +77,7 @@ type liveReader struct {
 
 // picture returns the picture of regs, refreshed unless the last one is younger than
 // livePictureMaxAge. Callers wait for one refresh together.
-func (l *liveReader) picture(ctx context.Context, regs []Registration) LivePicture {
+func (l *liveReader) picture(ctx context.Context, regs []registry.Registration) LivePicture {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.lastAt.IsZero() && time.Since(l.lastAt) < livePictureMaxAge {
@@ -102,7 +102,7 @@ func (l *liveReader) picture(ctx context.Context, regs []Registration) LivePictu
 }
 
 // read is one alliance's picture, and the machines to know from now on.
-func (l *liveReader) read(ctx context.Context, reg Registration, known map[string]string) (AllianceLive, map[string]string) {
+func (l *liveReader) read(ctx context.Context, reg registry.Registration, known map[string]string) (AllianceLive, map[string]string) {
 	st, err := l.status(ctx, reg)
 	in := allianceInputs{reg: reg, status: st, machines: trackedMachines(st, known), probes: map[string]probeResult{}}
 	if err != nil {
@@ -127,7 +127,7 @@ func (l *liveReader) read(ctx context.Context, reg Registration, known map[strin
 
 // status asks the delegate and its alternates for /status at once and returns the first
 // answer in their order: the delegate's when it answers, else the first alternate's that does.
-func (l *liveReader) status(ctx context.Context, reg Registration) (*machineStatus, error) {
+func (l *liveReader) status(ctx context.Context, reg registry.Registration) (*machineStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, liveStatusTimeout)
 	defer cancel()
 	targets := reg.Targets()
@@ -185,10 +185,10 @@ func (l *liveReader) fetchStatus(ctx context.Context, uri, alliance string) (*ma
 		return nil, fmt.Errorf("status is not the JSON of an airline server: %v", err)
 	}
 	if st.Alliance != alliance {
-		return nil, fmt.Errorf("it is a machine of alliance %q", clip(st.Alliance))
+		return nil, fmt.Errorf("it is a machine of alliance %q", respond.Clip(st.Alliance))
 	}
-	if n := len(st.View); n > liveMaxMachines || (st.Member != nil && len(st.Member.Members) > liveMaxMachines) {
-		return nil, fmt.Errorf("its status lists more than %d machines", liveMaxMachines)
+	if n := len(st.View); n > MaxMachines || (st.Member != nil && len(st.Member.Members) > MaxMachines) {
+		return nil, fmt.Errorf("its status lists more than %d machines", MaxMachines)
 	}
 	return &st, nil
 }
@@ -228,7 +228,7 @@ func (l *liveReader) probe(ctx context.Context, base string) probeResult {
 func liveURL(raw, path string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http(s) URL", clip(raw))
+		return "", fmt.Errorf("%q is not an http(s) URL", respond.Clip(raw))
 	}
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: path}).String(), nil
 }
@@ -245,5 +245,5 @@ func liveHost(uri string) string {
 	if u, err := url.Parse(uri); err == nil && u.Host != "" {
 		return u.Host
 	}
-	return clip(uri)
+	return respond.Clip(uri)
 }

@@ -1,8 +1,10 @@
-package search
+package console
 
 import (
 	"slices"
 	"testing"
+
+	"flightalliance/search/registry"
 )
 
 // TestAssemblePictureStates checks the state assemblePicture gives each machine of a status.
@@ -52,7 +54,7 @@ func TestAssemblePictureStates(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			machines := trackedMachines(c.status, c.known)
-			a := assemblePicture(allianceInputs{reg: Registration{Name: "star"}, status: c.status, machines: machines, probes: c.probes})
+			a := assemblePicture(allianceInputs{reg: registry.Registration{Name: "star"}, status: c.status, machines: machines, probes: c.probes})
 			got := map[string]string{}
 			for _, m := range a.Machines {
 				got[m.Name] = m.State
@@ -85,7 +87,7 @@ func memberOf(names ...string) *memberStatus {
 
 func TestAssemblePictureEtcdVotersAndLearners(t *testing.T) {
 	st := &machineStatus{Name: "a", Alliance: "star", View: []viewEntry{{Name: "a", URL: "http://a"}}, Member: memberOf("a", "b", "c", "d", "")}
-	a := assemblePicture(allianceInputs{reg: Registration{Name: "star"}, status: st, machines: trackedMachines(st, nil)})
+	a := assemblePicture(allianceInputs{reg: registry.Registration{Name: "star"}, status: st, machines: trackedMachines(st, nil)})
 	if !slices.Equal(a.Etcd.Voters, []string{"a", "b", "c"}) || !slices.Equal(a.Etcd.Learners, []string{"d", "(not started)"}) {
 		t.Errorf("etcd %+v", a.Etcd)
 	}
@@ -106,7 +108,7 @@ func TestAssemblePictureZonesAndReplicas(t *testing.T) {
 		{Name: "c", URL: "http://c", Backups: []string{"LY"}},
 	}}
 	up := probeResult{OK: true}
-	a := assemblePicture(allianceInputs{reg: Registration{Name: "star"}, status: st, machines: trackedMachines(st, nil),
+	a := assemblePicture(allianceInputs{reg: registry.Registration{Name: "star"}, status: st, machines: trackedMachines(st, nil),
 		probes: map[string]probeResult{"a": up, "b": up, "c": up}})
 	if a.Replicas != 3 {
 		t.Errorf("replicas %d, want 3", a.Replicas)
@@ -121,4 +123,13 @@ func TestAssemblePictureZonesAndReplicas(t *testing.T) {
 	if zones["a"] != "eu" || zones["b"] != "us" || zones["c"] != "c" || holders != 3 {
 		t.Errorf("zones %v, LY on %d machines; want eu, us, c and 3", zones, holders)
 	}
+}
+
+func machineOf(a AllianceLive, name string) (LiveMachine, bool) {
+	for _, m := range a.Machines {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return LiveMachine{}, false
 }

@@ -1,10 +1,12 @@
-package search
+package console
 
 import (
 	"cmp"
 	"maps"
 	"slices"
 	"time"
+
+	"flightalliance/search/registry"
 )
 
 // The states of a machine in the console's live picture.
@@ -27,8 +29,8 @@ type LivePicture struct {
 // the /status of its delegate (or, when the delegate does not answer, of the first alternate
 // that does), with every machine's reachability probed directly.
 type AllianceLive struct {
-	Name         string       `json:"name"`
-	Registration Registration `json:"registration"`
+	Name         string                `json:"name"`
+	Registration registry.Registration `json:"registration"`
 	// Source names the machine whose /status the picture is from; Error says why no machine's
 	// /status could be read (then Delegate, Round and Etcd are unknown and Machines are the
 	// ones seen before, probed).
@@ -117,7 +119,7 @@ type probeResult struct {
 // allianceInputs is what one refresh learned about an alliance: the values the picture is
 // assembled from, with no I/O left to do.
 type allianceInputs struct {
-	reg       Registration
+	reg       registry.Registration
 	status    *machineStatus // nil: no machine answered /status
 	statusErr string
 	machines  map[string]string      // machine → URL: trackedMachines(status, machines known before)
