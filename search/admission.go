@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 )
 
 // admission bounds the searches answered at once. A search waits for a slot at most QueueTimeout;
@@ -49,7 +49,7 @@ func (a *admission) leave() { <-a.slots }
 // refuse answers 503 with Retry-After: the queue timeout, in whole seconds (at least one).
 func (a *admission) refuse(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Max(1, math.Ceil(a.timeout.Seconds())))))
-	respond.Error(w, http.StatusServiceUnavailable, fmt.Sprintf(
+	rest.Error(w, http.StatusServiceUnavailable, fmt.Sprintf(
 		"busy: %d searches are being answered and this one could not start within %s; retry after the Retry-After seconds",
 		cap(a.slots), a.timeout))
 }

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"testing"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
@@ -30,7 +30,7 @@ func TestWriteAnswerIsWriteJSON(t *testing.T) {
 		m := merge.MergeWindow(tlvJFK, answers)
 		writeAnswer(rec, &m, nil)
 		again := httptest.NewRecorder()
-		respond.JSON(again, http.StatusOK, a)
+		rest.JSON(again, http.StatusOK, a)
 		if !bytes.Equal(rec.Body.Bytes(), again.Body.Bytes()) || !reflect.DeepEqual(rec.Header(), again.Header()) || rec.Code != again.Code {
 			t.Fatalf("writeAnswer and writeJSON differ: %d %v vs %d %v", rec.Code, rec.Header(), again.Code, again.Header())
 		}

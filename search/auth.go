@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 )
 
 // Who may register: with a trust file (Config.Trust), PUT Register and PUT Unregister need
@@ -36,7 +36,7 @@ func (s *Server) bearerToken(w http.ResponseWriter, r *http.Request) (token stri
 	if why != "" {
 		s.log.Info("registration refused", "route", r.URL.Path, "remote", r.RemoteAddr, "status", http.StatusUnauthorized, "why", "no bearer token")
 		w.Header().Set("WWW-Authenticate", authRealm)
-		respond.Error(w, http.StatusUnauthorized, why)
+		rest.Error(w, http.StatusUnauthorized, why)
 		return "", false
 	}
 	return token, true
@@ -51,7 +51,7 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, alliance string)
 	}
 	s.log.Warn("registration refused", "route", r.URL.Path, "alliance", alliance, "remote", r.RemoteAddr,
 		"status", http.StatusForbidden, "why", "the token is not the alliance's, or the alliance is not trusted")
-	respond.Error(w, http.StatusForbidden, msg)
+	rest.Error(w, http.StatusForbidden, msg)
 }
 
 // callerToken is the request's bearer token when the server has a trust file ("" on an open

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"flightalliance/contract"
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
@@ -80,27 +80,27 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 		return Booking{}, errors.New("booking without an ID")
 	}
 	if wb.Alliance != "" && wb.Alliance != alliance { // another alliance's machine at a registered address
-		return Booking{}, fmt.Errorf("booking %s is of alliance %q, not %q", respond.Clip(wb.ID), respond.Clip(wb.Alliance), alliance)
+		return Booking{}, fmt.Errorf("booking %s is of alliance %q, not %q", rest.Clip(wb.ID), rest.Clip(wb.Alliance), alliance)
 	}
 	if n := len(wb.Legs); n < 1 || n > 2 {
-		return Booking{}, fmt.Errorf("booking %s has %d legs, expected 1 or 2", respond.Clip(wb.ID), n)
+		return Booking{}, fmt.Errorf("booking %s has %d legs, expected 1 or 2", rest.Clip(wb.ID), n)
 	}
 	if wb.Seats < 1 {
-		return Booking{}, fmt.Errorf("booking %s has %d seats", respond.Clip(wb.ID), wb.Seats)
+		return Booking{}, fmt.Errorf("booking %s has %d seats", rest.Clip(wb.ID), wb.Seats)
 	}
 	if !slices.Contains(bookingStatuses, wb.Status) {
-		return Booking{}, fmt.Errorf("booking %s has status %q", respond.Clip(wb.ID), respond.Clip(wb.Status))
+		return Booking{}, fmt.Errorf("booking %s has status %q", rest.Clip(wb.ID), rest.Clip(wb.Status))
 	}
 	cents, err := contract.ParseCents(wb.Price)
 	if err != nil {
-		return Booking{}, fmt.Errorf("booking %s: %w", respond.Clip(wb.ID), err)
+		return Booking{}, fmt.Errorf("booking %s: %w", rest.Clip(wb.ID), err)
 	}
 	if _, err := time.Parse(time.RFC3339, wb.CreatedAt); err != nil {
-		return Booking{}, fmt.Errorf("booking %s: created_at %q is not an RFC 3339 instant", respond.Clip(wb.ID), respond.Clip(wb.CreatedAt))
+		return Booking{}, fmt.Errorf("booking %s: created_at %q is not an RFC 3339 instant", rest.Clip(wb.ID), rest.Clip(wb.CreatedAt))
 	}
 	if wb.ExpiresAt != "" {
 		if _, err := time.Parse(time.RFC3339, wb.ExpiresAt); err != nil {
-			return Booking{}, fmt.Errorf("booking %s: expires_at %q is not an RFC 3339 instant", respond.Clip(wb.ID), respond.Clip(wb.ExpiresAt))
+			return Booking{}, fmt.Errorf("booking %s: expires_at %q is not an RFC 3339 instant", rest.Clip(wb.ID), rest.Clip(wb.ExpiresAt))
 		}
 	}
 	b := Booking{ID: wb.ID, Alliance: alliance, Legs: make([]Leg, 0, len(wb.Legs)), Seats: wb.Seats,
@@ -108,7 +108,7 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 	for i, wl := range wb.Legs {
 		l, _, _, err := merge.ConvertLeg(alliance, wl)
 		if err != nil {
-			return Booking{}, fmt.Errorf("booking %s: leg %d: %w", respond.Clip(wb.ID), i+1, err)
+			return Booking{}, fmt.Errorf("booking %s: leg %d: %w", rest.Clip(wb.ID), i+1, err)
 		}
 		b.Legs = append(b.Legs, l)
 	}
@@ -123,7 +123,7 @@ func convertSeats(alliance, seller, flight string, ws *soap.GetSeatsResponse) (S
 	case ws.Capacity < 0 || ws.Booked < 0 || ws.Left < 0:
 		return Seats{}, fmt.Errorf("flight %s: capacity %d, booked %d, left %d", flight, ws.Capacity, ws.Booked, ws.Left)
 	case ws.Seller != "" && ws.Seller != seller, ws.Flight != "" && ws.Flight != flight:
-		return Seats{}, fmt.Errorf("asked for %s %s, answered %s %s", seller, flight, respond.Clip(ws.Seller), respond.Clip(ws.Flight))
+		return Seats{}, fmt.Errorf("asked for %s %s, answered %s %s", seller, flight, rest.Clip(ws.Seller), rest.Clip(ws.Flight))
 	}
 	return Seats{Alliance: alliance, Seller: seller, Flight: flight, Capacity: ws.Capacity, Booked: ws.Booked, Left: ws.Left}, nil
 }

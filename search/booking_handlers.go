@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/soap"
 )
 
@@ -123,12 +123,12 @@ func (s *Server) onBooking(w http.ResponseWriter, r *http.Request, op bookingOp,
 	}
 	alliance, ok := bookingAlliance(id)
 	if !ok {
-		s.bookingError(w, op, http.StatusNotFound, fmt.Sprintf("no booking %q: a booking ID is <alliance>.<26 characters>", respond.Clip(id)))
+		s.bookingError(w, op, http.StatusNotFound, fmt.Sprintf("no booking %q: a booking ID is <alliance>.<26 characters>", rest.Clip(id)))
 		return
 	}
 	reg, ok := s.registration(alliance)
 	if !ok {
-		s.bookingError(w, op, http.StatusNotFound, fmt.Sprintf("no booking %q: its alliance %q is not registered with this search server", respond.Clip(id), alliance))
+		s.bookingError(w, op, http.StatusNotFound, fmt.Sprintf("no booking %q: its alliance %q is not registered with this search server", rest.Clip(id), alliance))
 		return
 	}
 	wb, fail := onAlliance(s, r.Context(), op, reg, func(ctx context.Context, b Booker) (*soap.Booking, error) {
@@ -186,10 +186,10 @@ func (s *Server) checkedBooking(w http.ResponseWriter, op bookingOp, alliance st
 
 func (s *Server) bookingAnswer(w http.ResponseWriter, op bookingOp, status int, v any) {
 	s.metrics.bookingRequests.WithLabelValues(op.name, strconv.Itoa(status)).Inc()
-	respond.JSON(w, status, v)
+	rest.JSON(w, status, v)
 }
 
 func (s *Server) bookingError(w http.ResponseWriter, op bookingOp, status int, msg string) {
 	s.metrics.bookingRequests.WithLabelValues(op.name, strconv.Itoa(status)).Inc()
-	respond.Error(w, status, msg)
+	rest.Error(w, status, msg)
 }

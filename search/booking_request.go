@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/contract"
+	"flightalliance/search/internal/rest"
+	"flightalliance/search/registry"
 )
 
 // Limits of a booking request, checked at the edge; the airline server checks them again, and
@@ -28,7 +30,6 @@ const (
 )
 
 var (
-	flightRe    = regexp.MustCompile(`^[A-Z0-9]{1,16}$`)
 	bookingIDRe = regexp.MustCompile(`^[a-z0-9]{26}$`)
 )
 
@@ -51,11 +52,11 @@ func decodeBookingRequest(body io.Reader) (BookingRequest, error) {
 	req := BookingRequest{Alliance: top.Alliance, Seats: top.Seats, Hold: top.Hold}
 	switch {
 	case req.Alliance == "":
-		return req, inputErr("alliance", "missing (the name an alliance registered under, such as star)")
-	case !clusterRe.MatchString(req.Alliance):
-		return req, inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", respond.Clip(req.Alliance))
+		return req, rest.InputErr("alliance", "missing (the name an alliance registered under, such as star)")
+	case !registry.ValidName(req.Alliance):
+		return req, rest.InputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", rest.Clip(req.Alliance))
 	case len(top.Legs) < 1 || len(top.Legs) > 2:
-		return req, inputErr("legs", "%d given, want %s", len(top.Legs), legsWanted)
+		return req, rest.InputErr("legs", "%d given, want %s", len(top.Legs), legsWanted)
 	}
 	for i, raw := range top.Legs {
 		prefix := fmt.Sprintf("legs[%d]", i)
@@ -65,26 +66,26 @@ func decodeBookingRequest(body io.Reader) (BookingRequest, error) {
 		}
 		switch {
 		case l.Seller == "":
-			return req, inputErr(prefix+".seller", "missing (a seller code such as LY)")
-		case !sellerRe.MatchString(l.Seller):
-			return req, inputErr(prefix+".seller", "%q is not a seller code (2-8 of A-Z, 0-9)", respond.Clip(l.Seller))
+			return req, rest.InputErr(prefix+".seller", "missing (a seller code such as LY)")
+		case !contract.ValidSeller(l.Seller):
+			return req, rest.InputErr(prefix+".seller", "%q is not a seller code (2-8 of A-Z, 0-9)", rest.Clip(l.Seller))
 		case l.Flight == "":
-			return req, inputErr(prefix+".flight", "missing (a flight number such as LY001)")
-		case !flightRe.MatchString(l.Flight):
-			return req, inputErr(prefix+".flight", "%q is not a flight number (1-16 of A-Z, 0-9)", respond.Clip(l.Flight))
+			return req, rest.InputErr(prefix+".flight", "missing (a flight number such as LY001)")
+		case !contract.ValidFlightNumber(l.Flight):
+			return req, rest.InputErr(prefix+".flight", "%q is not a flight number (1-16 of A-Z, 0-9)", rest.Clip(l.Flight))
 		}
 		req.Legs = append(req.Legs, l)
 	}
 	if req.Seats < 1 || req.Seats > maxSeats {
-		return req, inputErr("seats", "%d, want 1 to %d", req.Seats, maxSeats)
+		return req, rest.InputErr("seats", "%d, want 1 to %d", req.Seats, maxSeats)
 	}
 	if req.Hold != "" {
 		d, err := time.ParseDuration(req.Hold)
 		if err != nil {
-			return req, inputErr("hold", "%q is not a Go duration such as 10m", respond.Clip(req.Hold))
+			return req, rest.InputErr("hold", "%q is not a Go duration such as 10m", rest.Clip(req.Hold))
 		}
 		if d < minHold || d > maxHold {
-			return req, inputErr("hold", "%s, want %s to %s", d, minHold, maxHold)
+			return req, rest.InputErr("hold", "%s, want %s to %s", d, minHold, maxHold)
 		}
 	}
 	return req, nil
@@ -103,28 +104,28 @@ func decodeStrict(body io.Reader, v any, prefix, fields string) error {
 	dec := json.NewDecoder(io.TeeReader(body, &read))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil && trailing(dec) {
-		return inputErr(whole, "unexpected data after the JSON object")
+	if err == nil && rest.Trailing(dec) {
+		return rest.InputErr(whole, "unexpected data after the JSON object")
 	}
 	if err == nil {
-		return checkKeys(read.Bytes(), field)
+		return rest.CheckKeys(read.Bytes(), field)
 	}
 	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
 	}
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		if te.Field == "" {
-			return inputErr(whole, "a JSON %s, want an object", te.Value)
+			return rest.InputErr(whole, "a JSON %s, want an object", te.Value)
 		}
-		return inputErr(field(te.Field), "a JSON %s, want %s", te.Value, jsonKind(te.Type.Kind().String()))
+		return rest.InputErr(field(te.Field), "a JSON %s, want %s", te.Value, jsonKind(te.Type.Kind().String()))
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return inputErr(field(strings.Trim(name, `"`)), "unknown field (expected %s)", fields)
+		return rest.InputErr(field(strings.Trim(name, `"`)), "unknown field (expected %s)", fields)
 	}
 	if prefix != "" {
-		return inputErr(whole, "not a JSON object: %v", err)
+		return rest.InputErr(whole, "not a JSON object: %v", err)
 	}
-	return inputErr(whole, "not a JSON object such as {\"alliance\": \"star\", \"legs\": [{\"seller\": \"LY\", \"flight\": \"LY001\"}], \"seats\": 2}: %v", err)
+	return rest.InputErr(whole, "not a JSON object such as {\"alliance\": \"star\", \"legs\": [{\"seller\": \"LY\", \"flight\": \"LY001\"}], \"seats\": 2}: %v", err)
 }
 
 // jsonKind names a Go kind as the JSON a client should have sent.
@@ -148,19 +149,19 @@ func idempotencyKey(h http.Header, required bool) (string, error) {
 	vals := h.Values(keyHeader)
 	switch {
 	case len(vals) == 0 && required:
-		return "", inputErr(keyHeader, "missing header: choose a key (1 to %d printable ASCII characters) and send the same one when retrying, so that a retry never books twice", maxKeyLen)
+		return "", rest.InputErr(keyHeader, "missing header: choose a key (1 to %d printable ASCII characters) and send the same one when retrying, so that a retry never books twice", maxKeyLen)
 	case len(vals) == 0:
 		return "", nil
 	case len(vals) > 1:
-		return "", inputErr(keyHeader, "given %d times, expected once", len(vals))
+		return "", rest.InputErr(keyHeader, "given %d times, expected once", len(vals))
 	}
 	key := vals[0]
 	if key == "" || len(key) > maxKeyLen {
-		return "", inputErr(keyHeader, "%d characters, want 1 to %d", len(key), maxKeyLen)
+		return "", rest.InputErr(keyHeader, "%d characters, want 1 to %d", len(key), maxKeyLen)
 	}
 	for i := 0; i < len(key); i++ {
 		if key[i] < 0x20 || key[i] > 0x7e {
-			return "", inputErr(keyHeader, "character %d is not printable ASCII", i+1)
+			return "", rest.InputErr(keyHeader, "character %d is not printable ASCII", i+1)
 		}
 	}
 	return key, nil
@@ -170,8 +171,8 @@ func idempotencyKey(h http.Header, required bool) (string, error) {
 // and alliance names have no '.', so the ID is cut at its last '.'. ok is false for an ID that is
 // not of that form.
 func bookingAlliance(id string) (alliance string, ok bool) {
-	alliance, rest, found := cutLast(id, ".")
-	if !found || !clusterRe.MatchString(alliance) || !bookingIDRe.MatchString(rest) {
+	alliance, key, found := cutLast(id, ".")
+	if !found || !registry.ValidName(alliance) || !bookingIDRe.MatchString(key) {
 		return "", false
 	}
 	return alliance, true
@@ -195,25 +196,25 @@ func seatsQuery(raw string) (alliance, seller, flight string, err error) {
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		switch {
 		case name != "alliance" && name != "seller" && name != "flight":
-			return "", "", "", inputErr(name, "unknown parameter (expected alliance, seller, flight)")
+			return "", "", "", rest.InputErr(name, "unknown parameter (expected alliance, seller, flight)")
 		case len(v[name]) > 1:
-			return "", "", "", inputErr(name, "given %d times, expected once", len(v[name]))
+			return "", "", "", rest.InputErr(name, "given %d times, expected once", len(v[name]))
 		}
 	}
 	alliance, seller, flight = v.Get("alliance"), v.Get("seller"), v.Get("flight")
 	switch {
 	case alliance == "":
-		return "", "", "", inputErr("alliance", "missing (the name an alliance registered under, such as star)")
-	case !clusterRe.MatchString(alliance):
-		return "", "", "", inputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", respond.Clip(alliance))
+		return "", "", "", rest.InputErr("alliance", "missing (the name an alliance registered under, such as star)")
+	case !registry.ValidName(alliance):
+		return "", "", "", rest.InputErr("alliance", "%q is not an alliance name (1 to 64 letters, digits, '_' or '-')", rest.Clip(alliance))
 	case seller == "":
-		return "", "", "", inputErr("seller", "missing (a seller code such as LY)")
-	case !sellerRe.MatchString(seller):
-		return "", "", "", inputErr("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", respond.Clip(seller))
+		return "", "", "", rest.InputErr("seller", "missing (a seller code such as LY)")
+	case !contract.ValidSeller(seller):
+		return "", "", "", rest.InputErr("seller", "%q is not a seller code (2-8 of A-Z, 0-9)", rest.Clip(seller))
 	case flight == "":
-		return "", "", "", inputErr("flight", "missing (a flight number such as LY001)")
-	case !flightRe.MatchString(flight):
-		return "", "", "", inputErr("flight", "%q is not a flight number (1-16 of A-Z, 0-9)", respond.Clip(flight))
+		return "", "", "", rest.InputErr("flight", "missing (a flight number such as LY001)")
+	case !contract.ValidFlightNumber(flight):
+		return "", "", "", rest.InputErr("flight", "%q is not a flight number (1-16 of A-Z, 0-9)", rest.Clip(flight))
 	}
 	return alliance, seller, flight, nil
 }

@@ -3,7 +3,7 @@ package search
 import (
 	"flightalliance/contract"
 	"flightalliance/search/console"
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 	"flightalliance/search/registry"
 )
@@ -23,7 +23,14 @@ type (
 )
 
 // ErrorBody is the JSON body of every 4xx/5xx answer.
-type ErrorBody = respond.ErrorBody
+type ErrorBody = rest.ErrorBody
+
+// InputError names the parameter or field of a client's input that is wrong and why; every one
+// matches ErrInvalidInput, which the HTTP layer answers 400 to.
+type InputError = rest.InputError
+
+// ErrInvalidInput is wrapped by every error about bad input from a client.
+var ErrInvalidInput = rest.ErrInvalidInput
 
 // The registrations of the alliances' delegates are the registry's (package registry).
 type (

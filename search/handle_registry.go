@@ -10,16 +10,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
+	"flightalliance/search/registry"
 
 	"github.com/go-chi/chi/v5"
 )
-
-var clusterRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // maxURILen bounds a registered URI.
 const maxURILen = 2048
@@ -54,14 +52,14 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	name := chi.URLParam(r, "clustername")
 	if err := ValidateClusterName(name); err != nil {
-		respond.Error(w, http.StatusBadRequest, err.Error())
+		rest.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if !s.authorizeAlliance(w, r, name, token) {
 		return
 	}
 	if r.URL.RawQuery != "" {
-		respond.Error(w, http.StatusBadRequest, "Register takes no query parameters")
+		rest.Error(w, http.StatusBadRequest, "Register takes no query parameters")
 		return
 	}
 	body, err := decodeRegisterBody(r.Body)
@@ -70,7 +68,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			status = http.StatusRequestEntityTooLarge
 		}
-		respond.Error(w, status, err.Error())
+		rest.Error(w, status, err.Error())
 		return
 	}
 	reg, replaced := s.reg.Register(name, body.URI, body.Alternates...)
@@ -80,13 +78,13 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("delegate registered", "alliance", name, "uri", body.URI, "alternates", body.Alternates)
 	}
 	s.known() // lets go of the clients of URIs no longer registered
-	respond.JSON(w, http.StatusOK, reg)
+	rest.JSON(w, http.StatusOK, reg)
 }
 
 // ValidateClusterName checks an alliance name as the search server accepts it.
 func ValidateClusterName(name string) error {
-	if !clusterRe.MatchString(name) {
-		return inputErr("clustername", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", respond.Clip(name))
+	if !registry.ValidName(name) {
+		return rest.InputErr("clustername", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", rest.Clip(name))
 	}
 	return nil
 }
@@ -100,19 +98,19 @@ func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
 		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return b, fmt.Errorf("body: larger than %d bytes: %w", mbe.Limit, err)
 		}
-		return b, inputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\", \"alternates\": [...]}: %v", err)
+		return b, rest.InputErr("body", "not a JSON object {\"uri\": \"http://host:port/Services/SellerService\", \"alternates\": [...]}: %v", err)
 	}
-	if trailing(dec) {
-		return b, inputErr("body", "unexpected data after the JSON object")
+	if rest.Trailing(dec) {
+		return b, rest.InputErr("body", "unexpected data after the JSON object")
 	}
-	if err := checkKeys(read.Bytes(), func(key string) string { return key }); err != nil {
+	if err := rest.CheckKeys(read.Bytes(), func(key string) string { return key }); err != nil {
 		return b, err
 	}
 	if err := ValidateDelegateURI(b.URI); err != nil {
 		return b, err
 	}
 	if len(b.Alternates) > maxAlternates {
-		return b, inputErr("alternates", "%d given, at most %d", len(b.Alternates), maxAlternates)
+		return b, rest.InputErr("alternates", "%d given, at most %d", len(b.Alternates), maxAlternates)
 	}
 	seen := map[string]bool{b.URI: true}
 	for i, alt := range b.Alternates {
@@ -121,7 +119,7 @@ func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
 			return b, err
 		}
 		if seen[alt] {
-			return b, inputErr(field, "%q is given twice (the uri and every alternate must differ)", respond.Clip(alt))
+			return b, rest.InputErr(field, "%q is given twice (the uri and every alternate must differ)", rest.Clip(alt))
 		}
 		seen[alt] = true
 	}
@@ -134,24 +132,24 @@ func ValidateDelegateURI(uri string) error { return validateURI("uri", uri) }
 // validateURI checks a SellerService URL given as the named field.
 func validateURI(field, uri string) error {
 	if uri == "" {
-		return inputErr(field, "missing (a SellerService URL)")
+		return rest.InputErr(field, "missing (a SellerService URL)")
 	}
 	if len(uri) > maxURILen {
-		return inputErr(field, "%d bytes long, at most %d", len(uri), maxURILen)
+		return rest.InputErr(field, "%d bytes long, at most %d", len(uri), maxURILen)
 	}
 	u, err := url.Parse(uri)
 	if err != nil {
-		return inputErr(field, "%q is not a URL: %v", respond.Clip(uri), err)
+		return rest.InputErr(field, "%q is not a URL: %v", rest.Clip(uri), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return inputErr(field, "%q is not an absolute http(s) URL", respond.Clip(uri))
+		return rest.InputErr(field, "%q is not an absolute http(s) URL", rest.Clip(uri))
 	}
 	if u.User != nil || u.Fragment != "" {
-		return inputErr(field, "%q must not carry user info or a fragment", respond.Clip(uri))
+		return rest.InputErr(field, "%q must not carry user info or a fragment", rest.Clip(uri))
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return inputErr(field, "%q: port %s is not between 1 and 65535", respond.Clip(uri), respond.Clip(p))
+			return rest.InputErr(field, "%q: port %s is not between 1 and 65535", rest.Clip(uri), rest.Clip(p))
 		}
 	}
 	return nil
@@ -172,24 +170,24 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		respond.Error(w, http.StatusBadRequest, err.Error())
+		rest.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		vals := q[name]
 		if name != "cluster" {
-			respond.Error(w, http.StatusBadRequest, inputErr(name, "unknown parameter (expected cluster)").Error())
+			rest.Error(w, http.StatusBadRequest, rest.InputErr(name, "unknown parameter (expected cluster)").Error())
 			return
 		}
 		if len(vals) > 1 {
-			respond.Error(w, http.StatusBadRequest, inputErr(name, "given %d times, expected once", len(vals)).Error())
+			rest.Error(w, http.StatusBadRequest, rest.InputErr(name, "given %d times, expected once", len(vals)).Error())
 			return
 		}
 	}
 	res := UnregisterResult{Removed: []Registration{}}
 	if vals, ok := q["cluster"]; ok {
-		if !clusterRe.MatchString(vals[0]) {
-			respond.Error(w, http.StatusBadRequest, inputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", respond.Clip(vals[0])).Error())
+		if !registry.ValidName(vals[0]) {
+			rest.Error(w, http.StatusBadRequest, rest.InputErr("cluster", "%q is not a cluster name (1 to 64 letters, digits, '_' or '-')", rest.Clip(vals[0])).Error())
 			return
 		}
 		if !s.authorizeAlliance(w, r, vals[0], token) {
@@ -201,7 +199,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	} else {
 		ip, err := callerIP(r)
 		if err != nil {
-			respond.Error(w, http.StatusBadRequest, err.Error())
+			rest.Error(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		var mine func(string) bool // nil: every alliance's
@@ -219,7 +217,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("delegate unregistered", "alliance", reg.Name, "uri", reg.URI, "by", r.RemoteAddr)
 	}
 	s.known()
-	respond.JSON(w, http.StatusOK, res)
+	rest.JSON(w, http.StatusOK, res)
 }
 
 func callerIP(r *http.Request) (net.IP, error) {
@@ -229,14 +227,14 @@ func callerIP(r *http.Request) (net.IP, error) {
 	}
 	ip := net.ParseIP(host)
 	if ip == nil {
-		return nil, fmt.Errorf("caller address %q is not an IP address; unregister with ?cluster=NAME", respond.Clip(r.RemoteAddr))
+		return nil, fmt.Errorf("caller address %q is not an IP address; unregister with ?cluster=NAME", rest.Clip(r.RemoteAddr))
 	}
 	return ip, nil
 }
 
 // handleList answers GET /Services/FlightsSearchReg/.
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	respond.JSON(w, http.StatusOK, RegistrationList{
+	rest.JSON(w, http.StatusOK, RegistrationList{
 		TTLSeconds:    s.cfg.RegistrationTTL.Seconds(),
 		Registrations: s.known(),
 	})

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"slices"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 )
 
@@ -16,17 +16,17 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// parameter).
 	v, err := parseRawQuery(r.URL.RawQuery)
 	if err != nil {
-		respond.Error(w, http.StatusBadRequest, err.Error())
+		rest.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	q, err := ParseQuery(v)
 	if err != nil {
-		respond.Error(w, http.StatusBadRequest, err.Error())
+		rest.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	regs := s.known()
 	if len(regs) == 0 {
-		respond.Error(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
+		rest.Error(w, http.StatusServiceUnavailable, "no alliance is registered with this search server, so nothing can be searched yet (a delegate registers within seconds of starting)")
 		return
 	}
 	release, ok := s.admit.enter(r.Context())

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -48,7 +48,7 @@ func (s *Server) recoverPanic(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("handler panic", "path", r.URL.Path, "panic", v)
-				respond.Error(w, http.StatusInternalServerError, "internal error")
+				rest.Error(w, http.StatusInternalServerError, "internal error")
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -5,44 +5,22 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"flightalliance/contract"
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 	"flightalliance/soap"
 )
-
-// ErrInvalidInput is wrapped by every error about bad input from a client (query parameters,
-// registration bodies); the HTTP layer answers 400 to it.
-var ErrInvalidInput = errors.New("invalid input")
-
-// InputError names the parameter or field that is wrong and why.
-type InputError struct {
-	Field  string
-	Reason string
-}
-
-func (e *InputError) Error() string { return e.Field + ": " + e.Reason }
-
-// Unwrap makes every InputError match ErrInvalidInput.
-func (e *InputError) Unwrap() error { return ErrInvalidInput }
-
-func inputErr(field, format string, args ...any) error {
-	return &InputError{Field: field, Reason: fmt.Sprintf(format, args...)}
-}
 
 // MaxLimit is the largest page a search answers.
 const MaxLimit = 1000
 
 // params are the query parameters of a search, as the error for an unknown one lists them.
 var params = []string{"src", "dst", "date", "servers", "limit", "offset", "nonstop", "max_price", "sort"}
-
-var sellerRe = regexp.MustCompile(`^[A-Z0-9]{2,8}$`)
 
 // maxSellers bounds the seller filter so that a query stays small on the wire.
 const maxSellers = 64
@@ -53,10 +31,10 @@ func ParseQuery(v url.Values) (merge.Query, error) {
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		vals := v[name]
 		if !slices.Contains(params, name) {
-			return merge.Query{}, inputErr(name, "unknown parameter (expected %s)", strings.Join(params, ", "))
+			return merge.Query{}, rest.InputErr(name, "unknown parameter (expected %s)", strings.Join(params, ", "))
 		}
 		if len(vals) > 1 {
-			return merge.Query{}, inputErr(name, "given %d times, expected once", len(vals))
+			return merge.Query{}, rest.InputErr(name, "given %d times, expected once", len(vals))
 		}
 	}
 	var q merge.Query
@@ -68,14 +46,14 @@ func ParseQuery(v url.Values) (merge.Query, error) {
 		return merge.Query{}, err
 	}
 	if q.Src == q.Dst {
-		return merge.Query{}, inputErr("dst", "%q is the same airport as src", q.Dst)
+		return merge.Query{}, rest.InputErr("dst", "%q is the same airport as src", q.Dst)
 	}
 	if q.Date, err = isoDate(v); err != nil {
 		return merge.Query{}, err
 	}
 	if vals, ok := v["servers"]; ok {
 		if q.Sellers, err = ParseSellers(vals[0]); err != nil {
-			return merge.Query{}, &InputError{Field: "servers", Reason: err.Error()}
+			return merge.Query{}, &rest.InputError{Field: "servers", Reason: err.Error()}
 		}
 	}
 	if err := parseControls(v, &q); err != nil {
@@ -89,14 +67,14 @@ func parseControls(v url.Values, q *merge.Query) error {
 	if vals, ok := v["limit"]; ok {
 		n, ok := decimal(vals[0])
 		if !ok || n < 1 || n > MaxLimit {
-			return inputErr("limit", "%q is not a page size (an integer from 1 to %d)", respond.Clip(vals[0]), MaxLimit)
+			return rest.InputErr("limit", "%q is not a page size (an integer from 1 to %d)", rest.Clip(vals[0]), MaxLimit)
 		}
 		q.Limit = n
 	}
 	if vals, ok := v["offset"]; ok {
 		n, ok := decimal(vals[0])
 		if !ok {
-			return inputErr("offset", "%q is not an offset (an integer, 0 or more)", respond.Clip(vals[0]))
+			return rest.InputErr("offset", "%q is not an offset (an integer, 0 or more)", rest.Clip(vals[0]))
 		}
 		q.Offset = n
 	}
@@ -106,20 +84,20 @@ func parseControls(v url.Values, q *merge.Query) error {
 			q.Nonstop = true
 		case "false":
 		default:
-			return inputErr("nonstop", "%q is not true or false", respond.Clip(vals[0]))
+			return rest.InputErr("nonstop", "%q is not true or false", rest.Clip(vals[0]))
 		}
 	}
 	if vals, ok := v["max_price"]; ok {
 		c, err := contract.ParseCents(vals[0])
 		if err != nil {
-			return inputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", respond.Clip(vals[0]))
+			return rest.InputErr("max_price", "%q is not a price (a decimal with at most two fraction digits, such as 123.45)", rest.Clip(vals[0]))
 		}
 		q.MaxPrice, q.HasMaxPrice = c, true
 	}
 	if vals, ok := v["sort"]; ok {
 		o, err := contract.ParseOrder(vals[0])
 		if err != nil {
-			return &InputError{Field: "sort", Reason: err.Error()}
+			return &rest.InputError{Field: "sort", Reason: err.Error()}
 		}
 		q.Sort = o
 	}
@@ -153,10 +131,10 @@ func tripsRequest(q merge.Query) soap.GetTripsRequest {
 func airport(v url.Values, name string) (string, error) {
 	vals, ok := v[name]
 	if !ok || vals[0] == "" {
-		return "", inputErr(name, "missing (an IATA airport code such as TLV)")
+		return "", rest.InputErr(name, "missing (an IATA airport code such as TLV)")
 	}
 	if !contract.ValidIATA(vals[0]) {
-		return "", inputErr(name, "%q is not an IATA airport code (three upper-case letters)", respond.Clip(vals[0]))
+		return "", rest.InputErr(name, "%q is not an IATA airport code (three upper-case letters)", rest.Clip(vals[0]))
 	}
 	return vals[0], nil
 }
@@ -164,10 +142,10 @@ func airport(v url.Values, name string) (string, error) {
 func isoDate(v url.Values) (string, error) {
 	vals, ok := v["date"]
 	if !ok || vals[0] == "" {
-		return "", inputErr("date", "missing (an ISO date such as 2026-12-01)")
+		return "", rest.InputErr("date", "missing (an ISO date such as 2026-12-01)")
 	}
 	if _, err := time.Parse(time.DateOnly, vals[0]); err != nil {
-		return "", inputErr("date", "%q is not an ISO date (YYYY-MM-DD)", respond.Clip(vals[0]))
+		return "", rest.InputErr("date", "%q is not an ISO date (YYYY-MM-DD)", rest.Clip(vals[0]))
 	}
 	return vals[0], nil
 }
@@ -184,8 +162,8 @@ func ParseSellers(s string) ([]string, error) {
 	}
 	out := make([]string, 0, len(parts))
 	for _, p := range parts {
-		if !sellerRe.MatchString(p) {
-			return nil, fmt.Errorf("%q is not a seller code (2 to 8 upper-case letters or digits)", respond.Clip(p))
+		if !contract.ValidSeller(p) {
+			return nil, fmt.Errorf("%q is not a seller code (2 to 8 upper-case letters or digits)", rest.Clip(p))
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)

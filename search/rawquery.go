@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 )
 
 // parseRawQuery is url.ParseQuery (the same pairs, the same strictness: a semicolon is no
@@ -21,13 +21,13 @@ func parseRawQuery(raw string) (url.Values, error) {
 		key, value, _ := strings.Cut(pair, "=")
 		name, err := url.QueryUnescape(key)
 		if err != nil {
-			return nil, inputErr("query string", "parameter name %q: %v", respond.Clip(key), err)
+			return nil, rest.InputErr("query string", "parameter name %q: %v", rest.Clip(key), err)
 		}
 		if strings.Contains(pair, ";") {
-			return nil, inputErr(name, "%q holds a semicolon: parameters are separated by &", respond.Clip(pair))
+			return nil, rest.InputErr(name, "%q holds a semicolon: parameters are separated by &", rest.Clip(pair))
 		}
 		if value, err = url.QueryUnescape(value); err != nil {
-			return nil, inputErr(name, "%v", err)
+			return nil, rest.InputErr(name, "%v", err)
 		}
 		v[name] = append(v[name], value)
 	}

@@ -17,7 +17,7 @@ import (
 
 	"flightalliance/hedge"
 	"flightalliance/search/console"
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/registry"
 )
 
@@ -165,7 +165,7 @@ func (s *Server) routes() http.Handler {
 	// the search: its headers are the answer's).
 	r.Use(s.observe, s.recoverPanic, limitBody(maxBodyBytes), middleware.GetHead)
 	notFound := func(w http.ResponseWriter, r *http.Request) {
-		respond.Error(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", respond.Clip(r.URL.Path)))
+		rest.Error(w, http.StatusNotFound, fmt.Sprintf("no such resource: %s", rest.Clip(r.URL.Path)))
 	}
 	r.NotFound(notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -175,7 +175,7 @@ func (s *Server) routes() http.Handler {
 			return
 		}
 		w.Header().Set("Allow", allow)
-		respond.Error(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, respond.Clip(r.URL.Path)))
+		rest.Error(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, rest.Clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)
 	r.Post(bookingsPath, s.handleReserve)
@@ -196,7 +196,7 @@ func (s *Server) routes() http.Handler {
 	}
 	r.Get(console.AlliancesPath, console.Live(consoleClient, s.cfg.Now, s.reg.All))
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-		respond.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		rest.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	return r

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
+	"flightalliance/search/registry"
 )
 
 // Trust is what a search server's trust file says: which alliances may register, each with its
@@ -84,8 +85,8 @@ func ParseTrust(r io.Reader, name string) (*Trust, error) {
 		case len(fields) != 2:
 			// The line is not echoed: it may hold a token.
 			return nil, fmt.Errorf("%s:%d: want \"<alliance> <token>\", found %d fields", name, line, len(fields))
-		case !clusterRe.MatchString(fields[0]):
-			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, respond.Clip(fields[0]))
+		case !registry.ValidName(fields[0]):
+			return nil, fmt.Errorf("%s:%d: %q is not an alliance name (1 to 64 letters, digits, '_' or '-')", name, line, rest.Clip(fields[0]))
 		}
 		sum := sha256.Sum256([]byte(fields[1]))
 		key := given{fields[0], sum}

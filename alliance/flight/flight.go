@@ -31,7 +31,7 @@ func ValidIATA(code string) bool { return contract.ValidIATA(code) }
 // ValidSeller reports whether code is a seller code: 2 to 8 characters, each an upper-case
 // ASCII letter or a digit ("LY", "UA", "3K", "STAR1"). The code names the seller's data file
 // (<code>.csv), so the rule also keeps it a safe file name.
-func ValidSeller(code string) bool { return upperAlnum(code, 2, 8) }
+func ValidSeller(code string) bool { return contract.ValidSeller(code) }
 
 // CheckSeller is ValidSeller as an error: a *FieldError naming code, or nil.
 func CheckSeller(code string) error {
@@ -43,7 +43,7 @@ func CheckSeller(code string) error {
 
 // ValidFlightNumber reports whether number is a flight number: 1 to 16 characters, each an
 // upper-case ASCII letter or a digit ("LY001").
-func ValidFlightNumber(number string) bool { return upperAlnum(number, 1, 16) }
+func ValidFlightNumber(number string) bool { return contract.ValidFlightNumber(number) }
 
 // Validate checks the rules of API.md that concern one flight alone. The error is a *FieldError
 // naming the first bad field. Times are instants: their location does not matter here (the CSV
@@ -97,17 +97,3 @@ func checkInstant(field string, t time.Time) error {
 	}
 	return nil
 }
-
-func upperAlnum(s string, minLen, maxLen int) bool {
-	if len(s) < minLen || len(s) > maxLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isUpper(s[i]) && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 	"flightalliance/search/registry"
 )
 
@@ -43,10 +43,10 @@ func Live(client *http.Client, now func() time.Time, regs func() []registry.Regi
 	lr := &liveReader{client: client, now: now, known: map[string]map[string]string{}}
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.RawQuery != "" {
-			respond.Error(w, http.StatusBadRequest, "query string: the live picture takes no query parameters")
+			rest.Error(w, http.StatusBadRequest, "query string: the live picture takes no query parameters")
 			return
 		}
-		respond.JSON(w, http.StatusOK, lr.picture(r.Context(), regs()))
+		rest.JSON(w, http.StatusOK, lr.picture(r.Context(), regs()))
 	}
 }
 
@@ -185,7 +185,7 @@ func (l *liveReader) fetchStatus(ctx context.Context, uri, alliance string) (*ma
 		return nil, fmt.Errorf("status is not the JSON of an airline server: %v", err)
 	}
 	if st.Alliance != alliance {
-		return nil, fmt.Errorf("it is a machine of alliance %q", respond.Clip(st.Alliance))
+		return nil, fmt.Errorf("it is a machine of alliance %q", rest.Clip(st.Alliance))
 	}
 	if n := len(st.View); n > MaxMachines || (st.Member != nil && len(st.Member.Members) > MaxMachines) {
 		return nil, fmt.Errorf("its status lists more than %d machines", MaxMachines)
@@ -228,7 +228,7 @@ func (l *liveReader) probe(ctx context.Context, base string) probeResult {
 func liveURL(raw, path string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http(s) URL", respond.Clip(raw))
+		return "", fmt.Errorf("%q is not an http(s) URL", rest.Clip(raw))
 	}
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: path}).String(), nil
 }
@@ -245,5 +245,5 @@ func liveHost(uri string) string {
 	if u, err := url.Parse(uri); err == nil && u.Host != "" {
 		return u.Host
 	}
-	return respond.Clip(uri)
+	return rest.Clip(uri)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"flightalliance/search/internal/respond"
+	"flightalliance/search/internal/rest"
 )
 
 // consoleCSP keeps the console to its own server: scripts, styles and requests may go to the
@@ -28,7 +28,7 @@ func ServeAsset(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "file")
 	a, ok := Lookup(name)
 	if !ok || name == "index.html" {
-		respond.Error(w, http.StatusNotFound, fmt.Sprintf("no such file of the console: %s", respond.Clip(name)))
+		rest.Error(w, http.StatusNotFound, fmt.Sprintf("no such file of the console: %s", rest.Clip(name)))
 		return
 	}
 	serveAsset(w, r, a)

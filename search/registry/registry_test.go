@@ -3,6 +3,7 @@ package registry
 import (
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,5 +93,18 @@ func TestRegistryRemoveByHost(t *testing.T) {
 	}
 	if _, ok := r.Remove("c"); ok {
 		t.Error("Remove(c) twice found it twice")
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for _, name := range []string{"star", "Sky_Team-2", "a", strings.Repeat("x", 64)} {
+		if !ValidName(name) {
+			t.Errorf("ValidName(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"", strings.Repeat("x", 65), "star team", "star.1", "é", "a/b"} {
+		if ValidName(name) {
+			t.Errorf("ValidName(%q) = true", name)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package search
+package rest
 
 import (
 	"bytes"
@@ -8,12 +8,12 @@ import (
 	"strings"
 )
 
-// checkKeys refuses what encoding/json lets through in an object's keys: a key given twice (the
+// CheckKeys refuses what encoding/json lets through in an object's keys: a key given twice (the
 // last would win: {"seats":2,"seats":900} books 900) and a key in another case than the API's
 // lower-case names ("SEATS" would fill seats). It looks at data's outermost object only — a
 // nested object is checked where it is decoded — and leaves anything that is not a well-formed
 // object to the decoder, whose error is the better one. field names a key in errors.
-func checkKeys(data []byte, field func(string) string) error {
+func CheckKeys(data []byte, field func(string) string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil
@@ -27,9 +27,9 @@ func checkKeys(data []byte, field func(string) string) error {
 		key, _ := tok.(string)
 		switch {
 		case seen[key]:
-			return inputErr(field(key), "given twice")
+			return InputErr(field(key), "given twice")
 		case key != strings.ToLower(key):
-			return inputErr(field(key), "unknown field (field names are lower case)")
+			return InputErr(field(key), "unknown field (field names are lower case)")
 		}
 		seen[key] = true
 		var skip json.RawMessage
@@ -40,8 +40,8 @@ func checkKeys(data []byte, field func(string) string) error {
 	return nil
 }
 
-// trailing reports whether dec has anything but white space after the value it decoded.
-func trailing(dec *json.Decoder) bool {
+// Trailing reports whether dec has anything but white space after the value it decoded.
+func Trailing(dec *json.Decoder) bool {
 	_, err := dec.Token()
 	return !errors.Is(err, io.EOF)
 }

@@ -1,8 +1,4 @@
-// Package respond writes the search server's JSON answers — every answer of its REST API and
-// every refusal, {"error": "..."} — for the server's packages (search, search/booking,
-// search/console), so that all of them answer alike. It must hold no logic of the answers
-// themselves.
-package respond
+package rest
 
 import (
 	"encoding/json"

@@ -1,0 +1,29 @@
+package contract
+
+import "testing"
+
+func TestValidSeller(t *testing.T) {
+	for _, code := range []string{"LY", "UA", "3K", "STAR1", "ABCDEFGH", "12"} {
+		if !ValidSeller(code) {
+			t.Errorf("ValidSeller(%q) = false", code)
+		}
+	}
+	for _, code := range []string{"", "L", "ABCDEFGHI", "ly", "L-Y", "LY ", "LÝ"} {
+		if ValidSeller(code) {
+			t.Errorf("ValidSeller(%q) = true", code)
+		}
+	}
+}
+
+func TestValidFlightNumber(t *testing.T) {
+	for _, n := range []string{"1", "LY001", "ABCDEFGHIJKLMNOP"} {
+		if !ValidFlightNumber(n) {
+			t.Errorf("ValidFlightNumber(%q) = false", n)
+		}
+	}
+	for _, n := range []string{"", "ABCDEFGHIJKLMNOPQ", "ly001", "LY 001", "LY-1"} {
+		if ValidFlightNumber(n) {
+			t.Errorf("ValidFlightNumber(%q) = true", n)
+		}
+	}
+}
