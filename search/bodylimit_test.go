@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"bufio"
 	"encoding/json"
 	"errors"
@@ -126,7 +128,7 @@ func TestRefusedBodiesAreReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := serveOn(t, srv)
-	reg, book := "/Services/FlightsSearchReg/Register/star", bookingsPath
+	reg, book := "/Services/FlightsSearchReg/Register/star", booking.Path
 	auth := map[string]string{"Authorization": "Bearer " + starToken}
 	bookHeader := map[string]string{"Idempotency-Key": "k1"}
 	legs := `{"seller":"LY","flight":"LY001"},`

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -181,7 +183,7 @@ func send(t testing.TB, method, url, body string, header map[string]string) (int
 // book posts a booking request with the Idempotency-Key key.
 func (ts *testServer) book(t testing.TB, key, body string) (int, []byte) {
 	t.Helper()
-	code, _, b := send(t, http.MethodPost, ts.URL+bookingsPath, body, map[string]string{keyHeader: key})
+	code, _, b := send(t, http.MethodPost, ts.URL+booking.Path, body, map[string]string{booking.KeyHeader: key})
 	return code, b
 }
 

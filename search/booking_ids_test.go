@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"net/http"
 	"slices"
@@ -15,17 +17,17 @@ import (
 func TestBookingRoutesFindTheAllianceFromTheID(t *testing.T) {
 	m := newMachine("m1")
 	ts := startAlliance(t, Config{}, m)
-	path := ts.URL + bookingsPath + "/" + sampleBookingID
+	path := ts.URL + booking.Path + "/" + sampleBookingID
 	for _, c := range []struct {
 		method, path string
 		header       map[string]string
 		status       string
 		call         string
 	}{
-		{"GET", path, map[string]string{keyHeader: "ignored"}, "confirmed", "getBooking " + sampleBookingID},
-		{"DELETE", path, map[string]string{keyHeader: "c1"}, "cancelled", "cancel " + sampleBookingID + " c1"},
+		{"GET", path, map[string]string{booking.KeyHeader: "ignored"}, "confirmed", "getBooking " + sampleBookingID},
+		{"DELETE", path, map[string]string{booking.KeyHeader: "c1"}, "cancelled", "cancel " + sampleBookingID + " c1"},
 		{"DELETE", path, nil, "cancelled", "cancel " + sampleBookingID + " "},
-		{"POST", path + "/confirm", map[string]string{keyHeader: "f1"}, "confirmed", "confirm " + sampleBookingID + " f1"},
+		{"POST", path + "/confirm", map[string]string{booking.KeyHeader: "f1"}, "confirmed", "confirm " + sampleBookingID + " f1"},
 	} {
 		code, _, b := send(t, c.method, c.path, "", c.header)
 		if code != http.StatusOK || bookingOf(t, b).Status != c.status {
@@ -45,12 +47,12 @@ func TestBookingIDThatNamesNoKnownAllianceIs404(t *testing.T) {
 		"star.ABCDEFGHIJKLMNOPQRSTUVWXYZ", "star..abcdefghijklmnopqrstuvwxyz",
 	} {
 		for _, method := range []string{"GET", "DELETE"} {
-			code, _, b := send(t, method, ts.URL+bookingsPath+"/"+id, "", nil)
+			code, _, b := send(t, method, ts.URL+booking.Path+"/"+id, "", nil)
 			if msg := errorOf(t, b); code != http.StatusNotFound || !strings.HasPrefix(msg, "no booking") {
 				t.Errorf("%s %s: %d %q, want 404 no booking", method, id, code, msg)
 			}
 		}
-		code, _, b := send(t, "POST", ts.URL+bookingsPath+"/"+id+"/confirm", "", nil)
+		code, _, b := send(t, "POST", ts.URL+booking.Path+"/"+id+"/confirm", "", nil)
 		if msg := errorOf(t, b); code != http.StatusNotFound || !strings.HasPrefix(msg, "no booking") {
 			t.Errorf("confirm %s: %d %q", id, code, msg)
 		}
@@ -59,7 +61,7 @@ func TestBookingIDThatNamesNoKnownAllianceIs404(t *testing.T) {
 		t.Errorf("IDs of no known alliance reached it: %v", calls)
 	}
 	// A well-formed ID the alliance does not know: its not-found fault is the 404.
-	code, _, b := send(t, "GET", ts.URL+bookingsPath+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz", "", nil)
+	code, _, b := send(t, "GET", ts.URL+booking.Path+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz", "", nil)
 	if msg := errorOf(t, b); code != http.StatusNotFound || !strings.Contains(msg, "no booking") {
 		t.Errorf("unknown booking: %d %q", code, msg)
 	}
@@ -71,7 +73,7 @@ func TestConfirmAfterExpiryIs409WithTheReason(t *testing.T) {
 		return nil, soap.KindFault(soap.KindConflict, "booking %s expired at 2026-11-23T10:10:00Z", sampleBookingID)
 	}
 	ts := startAlliance(t, Config{}, m1, m2)
-	code, _, b := send(t, "POST", ts.URL+bookingsPath+"/"+sampleBookingID+"/confirm", "", nil)
+	code, _, b := send(t, "POST", ts.URL+booking.Path+"/"+sampleBookingID+"/confirm", "", nil)
 	if msg := errorOf(t, b); code != http.StatusConflict || !strings.Contains(msg, "expired at") {
 		t.Errorf("confirm an expired hold: %d %q", code, msg)
 	}
@@ -86,7 +88,7 @@ func TestCancelFailsOverToTheAlternate(t *testing.T) {
 		return nil, soap.ServerFault("cancel failed on the server")
 	}
 	ts := startAlliance(t, Config{}, m1, m2)
-	code, _, b := send(t, "DELETE", ts.URL+bookingsPath+"/"+sampleBookingID, "", map[string]string{keyHeader: "c9"})
+	code, _, b := send(t, "DELETE", ts.URL+booking.Path+"/"+sampleBookingID, "", map[string]string{booking.KeyHeader: "c9"})
 	if code != http.StatusOK || bookingOf(t, b).Status != "cancelled" {
 		t.Errorf("cancel: %d %s", code, b)
 	}

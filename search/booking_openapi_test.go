@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"encoding/json"
 	"net/http"
@@ -49,27 +51,27 @@ func TestBookingAnswersMatchTheOpenAPIDocument(t *testing.T) {
 	ts := startAlliance(t, Config{}, m1, m2)
 	check := openAPIChecker(t, ts.URL)
 	const one = `{"alliance":"star","legs":[{"seller":"LY","flight":"LY007"},{"seller":"UA","flight":"UA220"}],"seats":2,"hold":"10m"}`
-	id := bookingsPath + "/" + sampleBookingID
+	id := booking.Path + "/" + sampleBookingID
 
-	check("POST", bookingsPath, one, 201, keyHeader, "new")
-	check("POST", bookingsPath, one, 200, keyHeader, "again")
-	check("POST", bookingsPath, one, 400)
-	check("POST", bookingsPath, `{"alliance":"star","legs":[],"seats":2}`, 400, keyHeader, "k")
-	check("POST", bookingsPath, strings.Replace(one, "star", "sky", 1), 404, keyHeader, "k")
-	check("POST", bookingsPath, one, 409, keyHeader, "conflict")
-	check("POST", bookingsPath, `{"alliance":"`+strings.Repeat("a", 70000)+`"}`, 413, keyHeader, "k")
-	check("POST", bookingsPath, one, 422, keyHeader, "reused")
-	check("POST", bookingsPath, one, 502, keyHeader, "bad")
-	check("POST", bookingsPath, one, 503, keyHeader, "down")
+	check("POST", booking.Path, one, 201, booking.KeyHeader, "new")
+	check("POST", booking.Path, one, 200, booking.KeyHeader, "again")
+	check("POST", booking.Path, one, 400)
+	check("POST", booking.Path, `{"alliance":"star","legs":[],"seats":2}`, 400, booking.KeyHeader, "k")
+	check("POST", booking.Path, strings.Replace(one, "star", "sky", 1), 404, booking.KeyHeader, "k")
+	check("POST", booking.Path, one, 409, booking.KeyHeader, "conflict")
+	check("POST", booking.Path, `{"alliance":"`+strings.Repeat("a", 70000)+`"}`, 413, booking.KeyHeader, "k")
+	check("POST", booking.Path, one, 422, booking.KeyHeader, "reused")
+	check("POST", booking.Path, one, 502, booking.KeyHeader, "bad")
+	check("POST", booking.Path, one, 503, booking.KeyHeader, "down")
 	check("GET", id, "", 200)
 	check("GET", id+"?x=1", "", 400)
-	check("GET", bookingsPath+"/nonsense", "", 404)
-	check("DELETE", id, "", 200, keyHeader, "c")
-	check("DELETE", id, "", 400, keyHeader, strings.Repeat("k", 200))
-	check("DELETE", bookingsPath+"/sky.abcdefghijklmnopqrstuvwxyz", "", 404)
+	check("GET", booking.Path+"/nonsense", "", 404)
+	check("DELETE", id, "", 200, booking.KeyHeader, "c")
+	check("DELETE", id, "", 400, booking.KeyHeader, strings.Repeat("k", 200))
+	check("DELETE", booking.Path+"/sky.abcdefghijklmnopqrstuvwxyz", "", 404)
 	check("POST", id+"/confirm", "", 200)
-	check("POST", id+"/confirm", "", 409, keyHeader, "late")
-	check("POST", bookingsPath+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz/confirm", "", 404)
+	check("POST", id+"/confirm", "", 409, booking.KeyHeader, "late")
+	check("POST", booking.Path+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz/confirm", "", 404)
 	check("GET", "/Services/FlightsSearch/seats?alliance=star&seller=LY&flight=LY001", "", 200)
 	check("GET", "/Services/FlightsSearch/seats?alliance=star&seller=LY", "", 400)
 	check("GET", "/Services/FlightsSearch/seats?alliance=sky&seller=LY&flight=LY001", "", 404)

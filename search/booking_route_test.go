@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"errors"
 	"net/http"
@@ -25,8 +27,8 @@ func TestBookingCreatedIs201AndARetryOfTheKeyIs200(t *testing.T) {
 	ts := startAlliance(t, Config{}, m)
 
 	body := `{"alliance":"star","legs":[{"seller":"LY","flight":"LY007"},{"seller":"UA","flight":"UA220"}],"seats":2,"hold":"10m"}`
-	code, hdr, b := send(t, http.MethodPost, ts.URL+bookingsPath, body, map[string]string{keyHeader: "trip-42"})
-	if code != http.StatusCreated || hdr.Get("Location") != bookingsPath+"/"+sampleBookingID {
+	code, hdr, b := send(t, http.MethodPost, ts.URL+booking.Path, body, map[string]string{booking.KeyHeader: "trip-42"})
+	if code != http.StatusCreated || hdr.Get("Location") != booking.Path+"/"+sampleBookingID {
 		t.Fatalf("first: %d (Location %q) %s", code, hdr.Get("Location"), b)
 	}
 	got := bookingOf(t, b)
@@ -238,7 +240,7 @@ func TestBookingCountsRequestsByOpAndCode(t *testing.T) {
 	ts := startAlliance(t, Config{}, newMachine("m1"))
 	ts.book(t, "k", goodBooking)
 	ts.book(t, "", goodBooking)
-	send(t, http.MethodGet, ts.URL+bookingsPath+"/"+sampleBookingID, "", nil)
+	send(t, http.MethodGet, ts.URL+booking.Path+"/"+sampleBookingID, "", nil)
 	_, body := do(t, http.MethodGet, ts.URL+"/metrics", "")
 	for _, line := range []string{
 		`search_booking_requests_total{code="201",op="reserve"} 1`,

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -110,11 +112,11 @@ func TestBookingFaultsMapThroughTheRealWire(t *testing.T) {
 		}
 	}
 
-	code, _, b := send(t, http.MethodDelete, ts.URL+bookingsPath+"/"+sampleBookingID, "", map[string]string{keyHeader: "c1"})
+	code, _, b := send(t, http.MethodDelete, ts.URL+booking.Path+"/"+sampleBookingID, "", map[string]string{booking.KeyHeader: "c1"})
 	if code != http.StatusOK || bookingOf(t, b).ID != sampleBookingID {
 		t.Errorf("cancel over SOAP: %d %s", code, b)
 	}
-	code, _, b = send(t, http.MethodGet, ts.URL+bookingsPath+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz", "", nil)
+	code, _, b = send(t, http.MethodGet, ts.URL+booking.Path+"/star.zzzzzzzzzzzzzzzzzzzzzzzzzz", "", nil)
 	if code != http.StatusNotFound || !strings.Contains(errorOf(t, b), "no booking") {
 		t.Errorf("unknown booking over SOAP: %d %s", code, b)
 	}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"net/http"
 	"strings"
 	"testing"
@@ -12,7 +14,7 @@ import (
 func TestBookingBadInputIs400NamingTheField(t *testing.T) {
 	m := newMachine("m1")
 	ts := startAlliance(t, Config{}, m)
-	key := map[string]string{keyHeader: "k1"}
+	key := map[string]string{booking.KeyHeader: "k1"}
 	leg := func(s string) string { return `{"alliance":"star","legs":[` + s + `],"seats":1}` }
 	cases := []struct {
 		name, method, path, body string
@@ -20,44 +22,44 @@ func TestBookingBadInputIs400NamingTheField(t *testing.T) {
 		status                   int
 		names                    string
 	}{
-		{"no key", "POST", bookingsPath, goodBooking, nil, 400, "Idempotency-Key"},
-		{"empty key", "POST", bookingsPath, goodBooking, map[string]string{keyHeader: ""}, 400, "Idempotency-Key"},
-		{"long key", "POST", bookingsPath, goodBooking, map[string]string{keyHeader: strings.Repeat("k", 129)}, 400, "Idempotency-Key"},
-		{"key with a tab", "POST", bookingsPath, goodBooking, map[string]string{keyHeader: "a\tb"}, 400, "Idempotency-Key"},
-		{"key not ASCII", "POST", bookingsPath, goodBooking, map[string]string{keyHeader: "clé"}, 400, "Idempotency-Key"},
-		{"query", "POST", bookingsPath + "?hold=10m", goodBooking, key, 400, "query string"},
-		{"no body", "POST", bookingsPath, "", key, 400, "body"},
-		{"bad JSON", "POST", bookingsPath, `{"alliance":`, key, 400, "body"},
-		{"array", "POST", bookingsPath, `[]`, key, 400, "body"},
-		{"trailing data", "POST", bookingsPath, goodBooking + `{}`, key, 400, "body"},
-		{"unknown field", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"class":"J"}`, key, 400, `class: unknown field`},
-		{"unknown leg field", "POST", bookingsPath, leg(`{"seller":"LY","flight":"LY001","date":"x"}`), key, 400, `legs[0].date: unknown field`},
-		{"seats a string", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":"2"}`, key, 400, "seats: "},
-		{"seats a fraction", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1.5}`, key, 400, "seats: "},
-		{"alliance a number", "POST", bookingsPath, `{"alliance":7,"legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
-		{"legs an object", "POST", bookingsPath, `{"alliance":"star","legs":{},"seats":1}`, key, 400, "legs: "},
-		{"leg a number", "POST", bookingsPath, leg(`7`), key, 400, "legs[0]: "},
-		{"second flight a number", "POST", bookingsPath, leg(`{"seller":"LY","flight":"LY001"},{"seller":"UA","flight":220}`), key, 400, "legs[1].flight: "},
-		{"hold a number", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":600}`, key, 400, "hold: "},
-		{"no alliance", "POST", bookingsPath, `{"legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
-		{"alliance not a name", "POST", bookingsPath, `{"alliance":"star alliance","legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
-		{"no legs", "POST", bookingsPath, `{"alliance":"star","seats":1}`, key, 400, "legs: "},
-		{"null legs", "POST", bookingsPath, `{"alliance":"star","legs":null,"seats":1}`, key, 400, "legs: "},
-		{"three legs", "POST", bookingsPath, leg(`{"seller":"LY","flight":"LY1"},{"seller":"LY","flight":"LY2"},{"seller":"LY","flight":"LY3"}`), key, 400, "legs: "},
-		{"no seller", "POST", bookingsPath, leg(`{"flight":"LY001"}`), key, 400, "legs[0].seller: "},
-		{"bad seller", "POST", bookingsPath, leg(`{"seller":"ly","flight":"LY001"}`), key, 400, "legs[0].seller: "},
-		{"no second flight", "POST", bookingsPath, leg(`{"seller":"LY","flight":"LY001"},{"seller":"UA","flight":""}`), key, 400, "legs[1].flight: "},
-		{"bad flight", "POST", bookingsPath, leg(`{"seller":"LY","flight":"LY 001"}`), key, 400, "legs[0].flight: "},
-		{"no seats", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}]}`, key, 400, "seats: "},
-		{"negative seats", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":-1}`, key, 400, "seats: "},
-		{"too many seats", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1001}`, key, 400, "seats: "},
-		{"seats overflow", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1e30}`, key, 400, "seats: "},
-		{"hold not a duration", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"ten minutes"}`, key, 400, "hold: "},
-		{"hold too short", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"500ms"}`, key, 400, "hold: "},
-		{"hold too long", "POST", bookingsPath, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"25h"}`, key, 400, "hold: "},
-		{"body too large", "POST", bookingsPath, `{"alliance":"` + strings.Repeat("a", 70000) + `"}`, key, 413, "body"},
-		{"cancel with a bad key", "DELETE", bookingsPath + "/" + sampleBookingID, "", map[string]string{keyHeader: strings.Repeat("k", 129)}, 400, "Idempotency-Key"},
-		{"confirm with a query", "POST", bookingsPath + "/" + sampleBookingID + "/confirm?now=1", "", nil, 400, "query string"},
+		{"no key", "POST", booking.Path, goodBooking, nil, 400, "Idempotency-Key"},
+		{"empty key", "POST", booking.Path, goodBooking, map[string]string{booking.KeyHeader: ""}, 400, "Idempotency-Key"},
+		{"long key", "POST", booking.Path, goodBooking, map[string]string{booking.KeyHeader: strings.Repeat("k", 129)}, 400, "Idempotency-Key"},
+		{"key with a tab", "POST", booking.Path, goodBooking, map[string]string{booking.KeyHeader: "a\tb"}, 400, "Idempotency-Key"},
+		{"key not ASCII", "POST", booking.Path, goodBooking, map[string]string{booking.KeyHeader: "clé"}, 400, "Idempotency-Key"},
+		{"query", "POST", booking.Path + "?hold=10m", goodBooking, key, 400, "query string"},
+		{"no body", "POST", booking.Path, "", key, 400, "body"},
+		{"bad JSON", "POST", booking.Path, `{"alliance":`, key, 400, "body"},
+		{"array", "POST", booking.Path, `[]`, key, 400, "body"},
+		{"trailing data", "POST", booking.Path, goodBooking + `{}`, key, 400, "body"},
+		{"unknown field", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"class":"J"}`, key, 400, `class: unknown field`},
+		{"unknown leg field", "POST", booking.Path, leg(`{"seller":"LY","flight":"LY001","date":"x"}`), key, 400, `legs[0].date: unknown field`},
+		{"seats a string", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":"2"}`, key, 400, "seats: "},
+		{"seats a fraction", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1.5}`, key, 400, "seats: "},
+		{"alliance a number", "POST", booking.Path, `{"alliance":7,"legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
+		{"legs an object", "POST", booking.Path, `{"alliance":"star","legs":{},"seats":1}`, key, 400, "legs: "},
+		{"leg a number", "POST", booking.Path, leg(`7`), key, 400, "legs[0]: "},
+		{"second flight a number", "POST", booking.Path, leg(`{"seller":"LY","flight":"LY001"},{"seller":"UA","flight":220}`), key, 400, "legs[1].flight: "},
+		{"hold a number", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":600}`, key, 400, "hold: "},
+		{"no alliance", "POST", booking.Path, `{"legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
+		{"alliance not a name", "POST", booking.Path, `{"alliance":"star alliance","legs":[{"seller":"LY","flight":"LY001"}],"seats":1}`, key, 400, "alliance: "},
+		{"no legs", "POST", booking.Path, `{"alliance":"star","seats":1}`, key, 400, "legs: "},
+		{"null legs", "POST", booking.Path, `{"alliance":"star","legs":null,"seats":1}`, key, 400, "legs: "},
+		{"three legs", "POST", booking.Path, leg(`{"seller":"LY","flight":"LY1"},{"seller":"LY","flight":"LY2"},{"seller":"LY","flight":"LY3"}`), key, 400, "legs: "},
+		{"no seller", "POST", booking.Path, leg(`{"flight":"LY001"}`), key, 400, "legs[0].seller: "},
+		{"bad seller", "POST", booking.Path, leg(`{"seller":"ly","flight":"LY001"}`), key, 400, "legs[0].seller: "},
+		{"no second flight", "POST", booking.Path, leg(`{"seller":"LY","flight":"LY001"},{"seller":"UA","flight":""}`), key, 400, "legs[1].flight: "},
+		{"bad flight", "POST", booking.Path, leg(`{"seller":"LY","flight":"LY 001"}`), key, 400, "legs[0].flight: "},
+		{"no seats", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}]}`, key, 400, "seats: "},
+		{"negative seats", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":-1}`, key, 400, "seats: "},
+		{"too many seats", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1001}`, key, 400, "seats: "},
+		{"seats overflow", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1e30}`, key, 400, "seats: "},
+		{"hold not a duration", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"ten minutes"}`, key, 400, "hold: "},
+		{"hold too short", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"500ms"}`, key, 400, "hold: "},
+		{"hold too long", "POST", booking.Path, `{"alliance":"star","legs":[{"seller":"LY","flight":"LY001"}],"seats":1,"hold":"25h"}`, key, 400, "hold: "},
+		{"body too large", "POST", booking.Path, `{"alliance":"` + strings.Repeat("a", 70000) + `"}`, key, 413, "body"},
+		{"cancel with a bad key", "DELETE", booking.Path + "/" + sampleBookingID, "", map[string]string{booking.KeyHeader: strings.Repeat("k", 129)}, 400, "Idempotency-Key"},
+		{"confirm with a query", "POST", booking.Path + "/" + sampleBookingID + "/confirm?now=1", "", nil, 400, "query string"},
 		{"seats without alliance", "GET", "/Services/FlightsSearch/seats?seller=LY&flight=LY001", "", nil, 400, "alliance: "},
 		{"seats without seller", "GET", "/Services/FlightsSearch/seats?alliance=star&flight=LY001", "", nil, 400, "seller: "},
 		{"seats without flight", "GET", "/Services/FlightsSearch/seats?alliance=star&seller=LY", "", nil, 400, "flight: "},
@@ -95,23 +97,5 @@ func TestBookingKeyOfPrintableASCIIUpTo128IsAccepted(t *testing.T) {
 	}
 	if got := m.called(); len(got) != 3 || got[1] != "reserve "+strings.Repeat("~", 128) {
 		t.Errorf("calls %q", got)
-	}
-}
-
-func TestBookingIDParsing(t *testing.T) {
-	for id, want := range map[string]string{
-		"star.abcdefghijklmnopqrstuvwxyz":        "star",
-		"my-alliance.abcdefghijklmnop2345672345": "my-alliance",
-		"a.b.abcdefghijklmnopqrstuvwxyz":         "", // alliance names have no '.'
-		"star.abcdefghijklmnopqrstuvwxy":         "", // 25 characters
-		"star.ABCDEFGHIJKLMNOPQRSTUVWXYZ":        "",
-		".abcdefghijklmnopqrstuvwxyz":            "",
-		"starabcdefghijklmnopqrstuvwxyz":         "",
-		"":                                       "",
-	} {
-		got, ok := bookingAlliance(id)
-		if got != want || ok != (want != "") {
-			t.Errorf("bookingAlliance(%q) = %q, %v; want %q", id, got, ok, want)
-		}
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"flightalliance/contract"
+	"flightalliance/search/booking"
 	"flightalliance/search/console"
 	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
@@ -58,4 +59,14 @@ const (
 	StateUnreachable = console.StateUnreachable
 	StateLeaving     = console.StateLeaving
 	StateJoining     = console.StateJoining
+)
+
+// The bodies of the booking routes are the booking package's.
+type (
+	Booking        = booking.Booking
+	BookingRequest = booking.BookingRequest
+	LegRef         = booking.LegRef
+	Seats          = booking.Seats
+	// Booker is a delegate's client that takes bookings (soap.SellerClient is one).
+	Booker = booking.Booker
 )

@@ -12,16 +12,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"flightalliance/hedge"
+	"flightalliance/search/internal/delegatecall"
 	"flightalliance/search/merge"
 	"flightalliance/soap"
-)
-
-// Reasons a delegate call gave no answer; they label search_delegate_errors_total.
-const (
-	reasonTimeout   = "timeout"
-	reasonFault     = "fault"
-	reasonTransport = "transport"
-	reasonMalformed = "malformed"
 )
 
 // fanOut asks every registered alliance at once, each within DelegateTimeout, and returns one
@@ -78,7 +71,7 @@ func (s *Server) askAlliance(ctx context.Context, reg Registration, req soap.Get
 			// Another alliance's machine at an address this one registered (an alternate's port
 			// taken since): its trips are not this alliance's.
 			err = fmt.Errorf("malformed answer from %s: alliance %q, not %q", uri, resp.Alliance, reg.Name)
-			s.countError(reg.Name, uri, reasonMalformed, err)
+			s.countError(reg.Name, uri, delegatecall.Malformed, err)
 			resp = nil
 		}
 		if err == nil && resp.Complete {
@@ -115,7 +108,7 @@ type delegateReply struct {
 // heard says whether the target answered at all — trips, or a fault — as against a timeout, a
 // transport error or another alliance's answer: only an answer shows the hedge policy that the
 // target is alive.
-func (r delegateReply) heard() bool { return r.resp != nil || isFault(r.err) }
+func (r delegateReply) heard() bool { return r.resp != nil || delegatecall.IsFault(r.err) }
 
 // allianceReplies decides an alliance's answer from the replies of its targets, seen in the order
 // they came back: the complete one that won; else the incomplete one missing the fewest sellers
@@ -163,7 +156,7 @@ func (r *allianceReplies) answer(ctxErr error) (*soap.GetTripsResponse, error) {
 func (s *Server) ask(ctx context.Context, alliance, uri string, req soap.GetTripsRequest) (*soap.GetTripsResponse, error) {
 	d, err := s.clients.get(uri)
 	if err != nil {
-		s.countError(alliance, uri, reasonTransport, err)
+		s.countError(alliance, uri, delegatecall.Transport, err)
 		return nil, fmt.Errorf("delegate %s: %w", uri, err)
 	}
 	type result struct {
@@ -194,15 +187,15 @@ func (s *Server) ask(ctx context.Context, alliance, uri string, req soap.GetTrip
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		s.countError(alliance, uri, reasonTimeout, r.err)
+		s.countError(alliance, uri, delegatecall.Timeout, r.err)
 		return nil, fmt.Errorf("delegate %s did not answer within %s", uri, s.cfg.DelegateTimeout)
 	case ctx.Err() != nil: // a complete answer came from another, or the client went away
 		return nil, ctx.Err()
-	case isFault(r.err):
-		s.countError(alliance, uri, reasonFault, r.err)
+	case delegatecall.IsFault(r.err):
+		s.countError(alliance, uri, delegatecall.Fault, r.err)
 		return nil, fmt.Errorf("delegate %s: %w", uri, r.err)
 	}
-	s.countError(alliance, uri, reasonTransport, r.err)
+	s.countError(alliance, uri, delegatecall.Transport, r.err)
 	return nil, fmt.Errorf("delegate %s: %w", uri, r.err)
 }
 

@@ -91,7 +91,7 @@ func ValidateClusterName(name string) error {
 
 func decodeRegisterBody(body io.Reader) (RegisterBody, error) {
 	var b RegisterBody
-	var read bytes.Buffer // what the decoder read, for checkKeys
+	var read bytes.Buffer // what the decoder read, for rest.CheckKeys
 	dec := json.NewDecoder(io.TeeReader(body, &read))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
@@ -168,7 +168,7 @@ func (s *Server) handleUnregister(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q, err := parseRawQuery(r.URL.RawQuery)
+	q, err := rest.ParseRawQuery(r.URL.RawQuery)
 	if err != nil {
 		rest.Error(w, http.StatusBadRequest, err.Error())
 		return

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 
+	"flightalliance/search/internal/delegatecall"
 	"flightalliance/search/internal/rest"
 	"flightalliance/search/merge"
 )
@@ -12,9 +13,9 @@ import (
 // handleSearch answers GET /Services/FlightsSearch/flight.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	// r.URL.Query() silently drops malformed pairs ("servers=LY;UA" would vanish and widen the
-	// search), so the raw query is parsed strictly (parseRawQuery: the error names the pair's
+	// search), so the raw query is parsed strictly (rest.ParseRawQuery: the error names the pair's
 	// parameter).
-	v, err := parseRawQuery(r.URL.RawQuery)
+	v, err := rest.ParseRawQuery(r.URL.RawQuery)
 	if err != nil {
 		rest.Error(w, http.StatusBadRequest, err.Error())
 		return
@@ -56,7 +57,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	for i, st := range m.Answer.Alliances {
 		// Merge refused an answer the delegate did give: count it as malformed.
 		if st.Error != "" && answers[i].Err == nil {
-			s.countError(regs[i].Name, regs[i].URI, reasonMalformed, errors.New(st.Error))
+			s.countError(regs[i].Name, regs[i].URI, delegatecall.Malformed, errors.New(st.Error))
 			keep = false
 		}
 	}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +65,7 @@ func TestBodylessBookingRoutesRefuseAnOversizedBody(t *testing.T) {
 	for _, method := range []string{"POST", "DELETE"} {
 		m := newMachine("m1")
 		ts := startAlliance(t, Config{}, m)
-		path := ts.URL + bookingsPath + "/" + sampleBookingID
+		path := ts.URL + booking.Path + "/" + sampleBookingID
 		if method == "POST" {
 			path += "/confirm"
 		}

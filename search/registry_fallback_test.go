@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -124,7 +126,7 @@ func TestAnotherAlliancesMachineDoesNotAnswerForThisOne(t *testing.T) {
 	ts := startAlliance(t, Config{DelegateTimeout: 200 * time.Millisecond}, m1, impostor)
 	ts.registerWithAlternates(t, "star", m1.uri) // a refresh that dropped m2: a fallback now
 	code, b := ts.book(t, "k1", goodBooking)
-	if msg := errorOf(t, b); code != http.StatusServiceUnavailable || !strings.Contains(msg, keyHeader) {
+	if msg := errorOf(t, b); code != http.StatusServiceUnavailable || !strings.Contains(msg, booking.KeyHeader) {
 		t.Errorf("a silent delegate, then another alliance's machine: %d %q, want 503, the outcome unknown (retry with the key)", code, msg)
 	}
 	if got := impostor.called(); !slices.Equal(got, []string{"reserve k1"}) {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"flightalliance/hedge"
+	"flightalliance/search/booking"
 	"flightalliance/search/console"
 	"flightalliance/search/internal/rest"
 	"flightalliance/search/registry"
@@ -178,11 +180,12 @@ func (s *Server) routes() http.Handler {
 		rest.Error(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, rest.Clip(r.URL.Path)))
 	})
 	r.Get("/Services/FlightsSearch/flight", s.handleSearch)
-	r.Post(bookingsPath, s.handleReserve)
-	r.Get(bookingsPath+"/{id}", s.handleGetBooking)
-	r.Delete(bookingsPath+"/{id}", s.handleCancel)
-	r.Post(bookingsPath+"/{id}/confirm", s.handleConfirm)
-	r.Get("/Services/FlightsSearch/seats", s.handleSeats)
+	b := s.bookings()
+	r.Post(booking.Path, b.Reserve)
+	r.Get(booking.Path+"/{id}", b.Get)
+	r.Delete(booking.Path+"/{id}", b.Cancel)
+	r.Post(booking.Path+"/{id}/confirm", b.Confirm)
+	r.Get(booking.SeatsPath, b.Seats)
 	r.Put("/Services/FlightsSearchReg/Register/{clustername}", s.handleRegister)
 	r.Put("/Services/FlightsSearchReg/Unregister", s.handleUnregister)
 	r.Get("/Services/FlightsSearchReg/", s.handleList)
@@ -200,6 +203,22 @@ func (s *Server) routes() http.Handler {
 	})
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	return r
+}
+
+// bookings are the booking routes' handlers, on this server's registrations, machines, deadlines
+// and metrics.
+func (s *Server) bookings() *booking.Handlers {
+	return booking.New(booking.Config{
+		Registrations: s.reg.All,
+		Machine:       func(uri string) (any, error) { return s.clients.get(uri) },
+		Timeout:       s.cfg.BookingTimeout,
+		CallTimeout:   s.cfg.DelegateTimeout,
+		Answered: func(op string, status int) {
+			s.metrics.bookingRequests.WithLabelValues(op, strconv.Itoa(status)).Inc()
+		},
+		AlternateCalled: func(alliance string) { s.metrics.alternateCalls.WithLabelValues(alliance).Inc() },
+		CallFailed:      s.countError,
+	})
 }
 
 // Handler is the server's HTTP handler (every route of API.md plus /openapi.json, /healthz and

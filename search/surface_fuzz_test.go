@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -48,13 +50,13 @@ func FuzzHTTPSurface(f *testing.F) {
 		{0, flight, "src=TLV&dst=JFK&date=2026-12-01&servers=LY,UA&limit=5&offset=1&sort=duration&nonstop=false&max_price=100.5", 0, "", "", 0},
 		{0, flight, "src=TLV&dst=JFK&date=2026-12-01&servers=LY;UA", 0, "", "", 0},
 		{0, flight, "src=%ZZ&dst=JFK&date=2026-02-30", 0, "", "", 0},
-		{2, bookingsPath, "", 0, "k1", goodBooking, 1},
-		{2, bookingsPath, "", 0, "", `{"alliance":"star","legs":[{"seller":"LY"}],"seats":-1}`, 1},
-		{2, bookingsPath, "", 0, "k2", `{"alliance":"star","legs":[],"seats":1e400}`, 2},
-		{0, bookingsPath + "/" + sampleBookingID, "", 0, "", "", 0},
-		{0, bookingsPath + "/nope", "", 0, "", "", 0},
-		{3, bookingsPath + "/" + sampleBookingID, "", 0, "k3", "", 0},
-		{2, bookingsPath + "/" + sampleBookingID + "/confirm", "", 0, "k4", "", 0},
+		{2, booking.Path, "", 0, "k1", goodBooking, 1},
+		{2, booking.Path, "", 0, "", `{"alliance":"star","legs":[{"seller":"LY"}],"seats":-1}`, 1},
+		{2, booking.Path, "", 0, "k2", `{"alliance":"star","legs":[],"seats":1e400}`, 2},
+		{0, booking.Path + "/" + sampleBookingID, "", 0, "", "", 0},
+		{0, booking.Path + "/nope", "", 0, "", "", 0},
+		{3, booking.Path + "/" + sampleBookingID, "", 0, "k3", "", 0},
+		{2, booking.Path + "/" + sampleBookingID + "/confirm", "", 0, "k4", "", 0},
 		{0, "/Services/FlightsSearch/seats", "alliance=star&seller=LY&flight=LY001", 0, "", "", 0},
 		{0, "/Services/FlightsSearch/seats", "alliance=star&seller=L&flight=", 0, "", "", 0},
 		{1, register + "star", "", 1, "", goodURI, 1},
@@ -96,7 +98,7 @@ func FuzzHTTPSurface(f *testing.F) {
 			fmt.Fprintf(&head, "Authorization: %s\r\n", key)
 		}
 		if key != "" {
-			fmt.Fprintf(&head, "%s: %s\r\n", keyHeader, key)
+			fmt.Fprintf(&head, "%s: %s\r\n", booking.KeyHeader, key)
 		}
 		switch contentTypeSel % 4 {
 		case 1:

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"flightalliance/search/booking"
+
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -103,8 +105,8 @@ func TestHeadIsAnsweredAsGetAnd405NamesTheAllowedMethods(t *testing.T) {
 	for _, c := range []struct{ method, path, allow string }{
 		{http.MethodPost, "/Services/FlightsSearch/flight", "GET, HEAD"},
 		{http.MethodPut, "/openapi.json", "GET, HEAD"},
-		{http.MethodGet, bookingsPath, "POST"},
-		{http.MethodPut, bookingsPath + "/" + sampleBookingID, "GET, HEAD, DELETE"},
+		{http.MethodGet, booking.Path, "POST"},
+		{http.MethodPut, booking.Path + "/" + sampleBookingID, "GET, HEAD, DELETE"},
 		{http.MethodGet, "/Services/FlightsSearchReg/Register/star", "PUT"},
 		{http.MethodOptions, "/Services/FlightsSearchReg/Unregister", "PUT"},
 		{"FOO", "/openapi.json", "GET, HEAD"},

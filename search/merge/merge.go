@@ -128,7 +128,7 @@ func mergeOne(q Query, a DelegateAnswer) (AllianceStatus, []trip, int) {
 	case a.Resp == nil:
 		st.Error = "delegate returned no answer"
 		return st, nil, 0
-	case a.Resp.NotModified: // handled before merging (conditional.go); never an empty part
+	case a.Resp.NotModified: // handled before merging (by the search server, which asks again in full); never an empty part
 		st.Error = "malformed answer: NotModified outside a conditional exchange"
 		return st, nil, 0
 	}

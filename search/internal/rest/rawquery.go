@@ -1,16 +1,14 @@
-package search
+package rest
 
 import (
 	"net/url"
 	"strings"
-
-	"flightalliance/search/internal/rest"
 )
 
-// parseRawQuery is url.ParseQuery (the same pairs, the same strictness: a semicolon is no
+// ParseRawQuery is url.ParseQuery (the same pairs, the same strictness: a semicolon is no
 // separator, a bad escape no value) whose errors name the parameter they are in, as every other
 // answer to bad input does; url.ParseQuery's name none ("invalid semicolon separator in query").
-func parseRawQuery(raw string) (url.Values, error) {
+func ParseRawQuery(raw string) (url.Values, error) {
 	v := url.Values{}
 	for raw != "" {
 		var pair string
@@ -21,13 +19,13 @@ func parseRawQuery(raw string) (url.Values, error) {
 		key, value, _ := strings.Cut(pair, "=")
 		name, err := url.QueryUnescape(key)
 		if err != nil {
-			return nil, rest.InputErr("query string", "parameter name %q: %v", rest.Clip(key), err)
+			return nil, InputErr("query string", "parameter name %q: %v", Clip(key), err)
 		}
 		if strings.Contains(pair, ";") {
-			return nil, rest.InputErr(name, "%q holds a semicolon: parameters are separated by &", rest.Clip(pair))
+			return nil, InputErr(name, "%q holds a semicolon: parameters are separated by &", Clip(pair))
 		}
 		if value, err = url.QueryUnescape(value); err != nil {
-			return nil, rest.InputErr(name, "%v", err)
+			return nil, InputErr(name, "%v", err)
 		}
 		v[name] = append(v[name], value)
 	}

@@ -1,4 +1,4 @@
-package search
+package booking
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ const (
 	maxSeats   = 1000
 	minHold    = time.Second
 	maxHold    = 24 * time.Hour
-	keyHeader  = "Idempotency-Key"
+	KeyHeader  = "Idempotency-Key"
 	legsWanted = "1 or 2 legs, each {\"seller\": \"LY\", \"flight\": \"LY001\"}"
 )
 
@@ -99,7 +99,7 @@ func decodeStrict(body io.Reader, v any, prefix, fields string) error {
 		whole, field = prefix, func(name string) string { return prefix + "." + name }
 	}
 	// The decoder reads as it goes (too deep a nesting is refused before the rest is read); what
-	// it read is kept for checkKeys.
+	// it read is kept for rest.CheckKeys.
 	var read bytes.Buffer
 	dec := json.NewDecoder(io.TeeReader(body, &read))
 	dec.DisallowUnknownFields()
@@ -146,22 +146,22 @@ func jsonKind(kind string) string {
 // idempotencyKey reads the Idempotency-Key header: "" when absent (and not required). A key is
 // 1 to 128 printable ASCII characters, given once.
 func idempotencyKey(h http.Header, required bool) (string, error) {
-	vals := h.Values(keyHeader)
+	vals := h.Values(KeyHeader)
 	switch {
 	case len(vals) == 0 && required:
-		return "", rest.InputErr(keyHeader, "missing header: choose a key (1 to %d printable ASCII characters) and send the same one when retrying, so that a retry never books twice", maxKeyLen)
+		return "", rest.InputErr(KeyHeader, "missing header: choose a key (1 to %d printable ASCII characters) and send the same one when retrying, so that a retry never books twice", maxKeyLen)
 	case len(vals) == 0:
 		return "", nil
 	case len(vals) > 1:
-		return "", rest.InputErr(keyHeader, "given %d times, expected once", len(vals))
+		return "", rest.InputErr(KeyHeader, "given %d times, expected once", len(vals))
 	}
 	key := vals[0]
 	if key == "" || len(key) > maxKeyLen {
-		return "", rest.InputErr(keyHeader, "%d characters, want 1 to %d", len(key), maxKeyLen)
+		return "", rest.InputErr(KeyHeader, "%d characters, want 1 to %d", len(key), maxKeyLen)
 	}
 	for i := 0; i < len(key); i++ {
 		if key[i] < 0x20 || key[i] > 0x7e {
-			return "", rest.InputErr(keyHeader, "character %d is not printable ASCII", i+1)
+			return "", rest.InputErr(KeyHeader, "character %d is not printable ASCII", i+1)
 		}
 	}
 	return key, nil
@@ -189,7 +189,7 @@ func cutLast(s, sep string) (before, after string, found bool) {
 // seatsQuery validates the query of GET /Services/FlightsSearch/seats: alliance, seller and
 // flight, each once, nothing else.
 func seatsQuery(raw string) (alliance, seller, flight string, err error) {
-	v, err := parseRawQuery(raw)
+	v, err := rest.ParseRawQuery(raw)
 	if err != nil {
 		return "", "", "", err
 	}

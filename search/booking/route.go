@@ -1,4 +1,4 @@
-package search
+package booking
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"flightalliance/search/internal/delegatecall"
+	"flightalliance/search/registry"
 	"flightalliance/soap"
 )
 
@@ -36,31 +38,31 @@ type bookingFailure struct {
 
 // registration returns the registration of alliance name, stale or not: a stale delegate is
 // still asked for bookings, since it may well answer (only searches skip it).
-func (s *Server) registration(name string) (Registration, bool) {
-	for _, reg := range s.reg.All() {
+func (h *Handlers) registration(name string) (registry.Registration, bool) {
+	for _, reg := range h.cfg.Registrations() {
 		if reg.Name == name {
 			return reg, true
 		}
 	}
-	return Registration{}, false
+	return registry.Registration{}, false
 }
 
 // onAlliance runs call on the alliance's machines one after the other — its delegate, then its
 // alternates, then its fallbacks while none of those answered (FallbackUsable) — until one
 // answers or refuses. The next machine is asked when the last one failed in a way that says
 // nothing about the request (a Server fault without a kind, a transport error, no answer
-// within DelegateTimeout), or could not reach a quorum (unavailable: nothing changed;
+// within Config.CallTimeout), or could not reach a quorum (unavailable: nothing changed;
 // outcome unknown: the next machine, running the same request with the same key, settles it) —
 // a machine cut off from the others must not stop a booking the rest of the alliance can take.
 // The idempotency key makes that safe for a reserve, and cancel and confirm are idempotent. When
 // a machine may have run the request without saying whether it did, the answer says the outcome
 // is unknown, whatever the machines after it said (an "unavailable" speaks for its own machine).
-// Everything within BookingTimeout. Sequential, never hedged: two machines working on one
+// Everything within Config.Timeout. Sequential, never hedged: two machines working on one
 // booking at once would only contend.
-func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registration,
+func onAlliance[T any](h *Handlers, ctx context.Context, op bookingOp, reg registry.Registration,
 	call func(context.Context, Booker) (T, error)) (T, *bookingFailure) {
 	var zero T
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.BookingTimeout)
+	ctx, cancel := context.WithTimeout(ctx, h.cfg.Timeout)
 	defer cancel()
 	var errs []string
 	var unavailable, unknown *bookingFailure // the last "unavailable" and "outcome unknown" answers
@@ -80,11 +82,11 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			continue
 		}
 		if i > 0 {
-			s.metrics.alternateCalls.WithLabelValues(reg.Name).Inc()
+			h.cfg.AlternateCalled(reg.Name)
 		}
-		d, err := s.clients.get(uri)
+		d, err := h.cfg.Machine(uri)
 		if err != nil {
-			s.countError(reg.Name, uri, reasonTransport, err)
+			h.cfg.CallFailed(reg.Name, uri, delegatecall.Transport, err)
 			errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
 			continue
 		}
@@ -93,21 +95,21 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			return zero, &bookingFailure{http.StatusServiceUnavailable,
 				fmt.Sprintf("alliance %s cannot take bookings through this server (its delegate's client has no booking operations)", reg.Name)}
 		}
-		v, err := attempt(ctx, s.cfg.DelegateTimeout, b, call)
+		v, err := attempt(ctx, h.cfg.CallTimeout, b, call)
 		if soap.FaultKind(err) == soap.KindOtherAlliance {
 			// Another alliance's machine at an address this one registered (an alternate's or
 			// a fallback's port taken since): it did nothing, and its refusal is not this
 			// alliance's answer — a booking an earlier machine may have made is not "not found".
 			err = fmt.Errorf("malformed answer from %s: not a machine of alliance %s: %w", uri, reg.Name, err)
-			s.countError(reg.Name, uri, reasonMalformed, err)
+			h.cfg.CallFailed(reg.Name, uri, delegatecall.Malformed, err)
 			errs = append(errs, err.Error())
 			continue
 		}
-		lineAnswered = lineAnswered || (err == nil || isFault(err)) && i < len(reg.Line())
+		lineAnswered = lineAnswered || (err == nil || delegatecall.IsFault(err)) && i < len(reg.Line())
 		if err == nil {
 			return v, nil
 		}
-		if f := s.refusal(reg.Name, op, err); f != nil {
+		if f := h.refusal(reg.Name, op, err); f != nil {
 			switch soap.FaultKind(err) {
 			case soap.KindUnavailable:
 				unavailable = f
@@ -116,23 +118,23 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 			default:
 				return zero, f
 			}
-			s.countError(reg.Name, uri, reasonFault, err)
+			h.cfg.CallFailed(reg.Name, uri, delegatecall.Fault, err)
 			errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
 			continue
 		}
 		ambiguous = ambiguous || !errors.Is(err, syscall.ECONNREFUSED)
-		reason := reasonTransport
+		reason := delegatecall.Transport
 		switch {
-		case isFault(err):
-			reason = reasonFault
+		case delegatecall.IsFault(err):
+			reason = delegatecall.Fault
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
-			reason = reasonTimeout
-			err = fmt.Errorf("no answer before the booking deadline (%s)", s.cfg.BookingTimeout)
+			reason = delegatecall.Timeout
+			err = fmt.Errorf("no answer before the booking deadline (%s)", h.cfg.Timeout)
 		case errors.Is(err, context.DeadlineExceeded):
-			reason = reasonTimeout
-			err = fmt.Errorf("no answer within %s", s.cfg.DelegateTimeout)
+			reason = delegatecall.Timeout
+			err = fmt.Errorf("no answer within %s", h.cfg.CallTimeout)
 		}
-		s.countError(reg.Name, uri, reason, err)
+		h.cfg.CallFailed(reg.Name, uri, reason, err)
 		errs = append(errs, fmt.Sprintf("%s: %v", uri, err))
 	}
 	switch {
@@ -147,7 +149,7 @@ func onAlliance[T any](s *Server, ctx context.Context, op bookingOp, reg Registr
 	}
 	what := fmt.Sprintf("no machine of alliance %s answered (%d asked)", reg.Name, len(errs))
 	if len(errs) < len(targets)-passed {
-		what = fmt.Sprintf("alliance %s did not answer within %s (%d of its %d machines asked)", reg.Name, s.cfg.BookingTimeout, len(errs), len(targets)-passed)
+		what = fmt.Sprintf("alliance %s did not answer within %s (%d of its %d machines asked)", reg.Name, h.cfg.Timeout, len(errs), len(targets)-passed)
 	}
 	last := "none"
 	if len(errs) > 0 {
@@ -173,7 +175,7 @@ func attempt[T any](ctx context.Context, timeout time.Duration, b Booker, call f
 	}()
 	select {
 	case r := <-done:
-		if r.err != nil && !isFault(r.err) && ctx.Err() != nil {
+		if r.err != nil && !delegatecall.IsFault(r.err) && ctx.Err() != nil {
 			r.err = fmt.Errorf("%w: %v", ctx.Err(), r.err)
 		}
 		return r.v, r.err
@@ -186,7 +188,7 @@ func attempt[T any](ctx context.Context, timeout time.Duration, b Booker, call f
 // refusal is the answer to a machine's error that no other machine would change: a fault with a
 // kind, or a Client fault (bad input, its faultstring naming the field). It is nil for the errors
 // worth asking the next machine about.
-func (s *Server) refusal(alliance string, op bookingOp, err error) *bookingFailure {
+func (h *Handlers) refusal(alliance string, op bookingOp, err error) *bookingFailure {
 	f, ok := errors.AsType[*soap.Fault](err)
 	if !ok {
 		return nil
@@ -203,7 +205,7 @@ func (s *Server) refusal(alliance string, op bookingOp, err error) *bookingFailu
 			fmt.Sprintf("alliance %s cannot take bookings now: %s; nothing was changed: retry later", alliance, f.String)}
 	case soap.KindUnknown:
 		msg := fmt.Sprintf("alliance %s: %s", alliance, f.String)
-		if !strings.Contains(f.String, keyHeader) {
+		if !strings.Contains(f.String, KeyHeader) {
 			msg += "; the outcome is unknown: " + op.advice
 		}
 		return &bookingFailure{http.StatusServiceUnavailable, msg}

@@ -1,4 +1,4 @@
-package search
+package booking
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"flightalliance/soap"
 )
 
-// Booker is a delegate that takes bookings: the booking half of SellerService. The search server
-// type-asserts the client of a delegate to it; soap.SellerClient is one. A client that is not a
-// Booker makes the alliance answer 503 to every booking request.
+// Booker is a delegate that takes bookings: the booking half of SellerService. The routes
+// type-assert the client of a machine (Config.Machine) to it; soap.SellerClient is one. A client
+// that is not a Booker makes the alliance answer 503 to every booking request.
 type Booker interface {
 	Reserve(ctx context.Context, req soap.ReserveRequest) (*soap.ReserveResponse, error)
 	Cancel(ctx context.Context, bookingID, requestID string) (*soap.Booking, error)
@@ -28,14 +28,14 @@ type Booker interface {
 // are rendered as a search renders them; Price is what the whole booking costs; ExpiresAt is set
 // only on a hold.
 type Booking struct {
-	ID        string `json:"id"`
-	Alliance  string `json:"alliance"`
-	Legs      []Leg  `json:"legs"`
-	Seats     int    `json:"seats"`
-	Price     string `json:"price"`
-	Status    string `json:"status"`
-	CreatedAt string `json:"created_at"`
-	ExpiresAt string `json:"expires_at,omitempty"`
+	ID        string      `json:"id"`
+	Alliance  string      `json:"alliance"`
+	Legs      []merge.Leg `json:"legs"`
+	Seats     int         `json:"seats"`
+	Price     string      `json:"price"`
+	Status    string      `json:"status"`
+	CreatedAt string      `json:"created_at"`
+	ExpiresAt string      `json:"expires_at,omitempty"`
 }
 
 // BookingRequest is the JSON body of POST /Services/FlightsSearch/bookings. Hold, a Go duration
@@ -103,7 +103,7 @@ func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 			return Booking{}, fmt.Errorf("booking %s: expires_at %q is not an RFC 3339 instant", rest.Clip(wb.ID), rest.Clip(wb.ExpiresAt))
 		}
 	}
-	b := Booking{ID: wb.ID, Alliance: alliance, Legs: make([]Leg, 0, len(wb.Legs)), Seats: wb.Seats,
+	b := Booking{ID: wb.ID, Alliance: alliance, Legs: make([]merge.Leg, 0, len(wb.Legs)), Seats: wb.Seats,
 		Price: cents.String(), Status: wb.Status, CreatedAt: wb.CreatedAt, ExpiresAt: wb.ExpiresAt}
 	for i, wl := range wb.Legs {
 		l, _, _, err := merge.ConvertLeg(alliance, wl)
