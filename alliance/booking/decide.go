@@ -34,8 +34,9 @@ func Decide(legs []flight.Flight, booked Counts, seats int) (Counts, error) {
 	return next, nil
 }
 
-// MaxPrice is the most a booking may cost, in cents: what the search server shows of a price
-// (search/price.go's maxCents), far below int64's end.
+// MaxPrice is the most a booking may cost, in cents: 2^50, within what both sides read as a price
+// (contract.MaxCents), below the 2^53 a JSON client in JavaScript counts exactly, and far below
+// int64's end.
 const MaxPrice flight.Cents = 1 << 50
 
 // CheckPrice refuses seats on legs whose price would pass MaxPrice (a booking committed and then

@@ -79,7 +79,8 @@ func (f Flight) Validate() error {
 }
 
 // MaxPrice is the most a flight may cost: a trip of two legs then costs at most 2^50 cents, the
-// most the search server shows (search/price.go) and a booking may cost per seat.
+// most a booking may cost per seat (booking.MaxPrice), well within what both sides read as a
+// price (contract.MaxCents).
 const MaxPrice Cents = 1 << 49
 
 // MaxSeats is the most seats a flight may have: the WSDL's Seats is an xsd:int.
