@@ -10,17 +10,17 @@ import (
 // never floats, so sums and comparisons are exact.
 type Cents int64
 
-// MaxPriceDigits bounds the integer part of a price: at most 15 significant digits
-// ("999999999999999.99", MaxCents). Both sides read prices with this bound, so a text one side
-// reads as a price the other reads too. Of the bounds the sides had (the airline's 15 digits, the
-// search server's 2^50 cents, the SOAP fast path's 12 digits) it is the airline's, the widest:
-// it refuses no price either side read before, and a sum of two legs (below 2·10^17 cents)
-// stays far from int64's limit. It bounds reading only: what a flight or a booking may cost is
-// the airline's rule, checked on the value with its own message (flight.MaxPrice).
-const MaxPriceDigits = 15
+// MaxCents is the largest price ParseCents reads: 2^50 cents (11258999068426.24). Both sides
+// read prices with this bound, so a text one side reads as a price the other reads too. Of the
+// bounds the sides had (the search server's 2^50 cents, the airline's 15 integer digits, the SOAP
+// fast path's 12) it is the search server's, which API.md states: the most an answer shows and a
+// booking may cost per seat, so that a flight costs at most half of it (flight.MaxPrice) and a
+// trip of two legs at most all of it. It is below 2^53, so a JSON client in JavaScript counts any
+// price in cents exactly, and far from int64's end, so sums of a few never overflow.
+const MaxCents Cents = 1 << 50
 
-// MaxCents is the largest price ParseCents reads.
-const MaxCents Cents = 99999999999999999
+// maxWholeDigits is the most significant digits before the point a price within MaxCents has.
+const maxWholeDigits = 14
 
 // PriceError says why a text is not a price; Reason reads after the text ("is too large").
 type PriceError struct {
@@ -37,8 +37,8 @@ const (
 	reasonTooLarge   = "is too large"
 )
 
-// ParseCents reads a non-negative decimal with at most two fraction digits and at most
-// MaxPriceDigits significant digits before the point: "512", "512.5", "512.00" and "007.10" are
+// ParseCents reads a non-negative decimal with at most two fraction digits, at most MaxCents:
+// "512", "512.5", "512.00" and "007.10" are
 // accepted; "1.234", "-1", "+1", ".5", "5.", "1e3", " 1" and "" are refused with a *PriceError.
 // The form the servers write ("512.00") is read without the general path's cost: a search reads
 // a price per leg, thousands of legs.
@@ -59,12 +59,12 @@ func parseDecimal(s string) (Cents, error) {
 		return 0, &PriceError{s, reasonFraction}
 	}
 	whole = strings.TrimLeft(whole, "0")
-	if len(whole) > MaxPriceDigits {
+	if len(whole) > maxWholeDigits {
 		return 0, &PriceError{s, reasonTooLarge}
 	}
 	var units int64
 	if whole != "" {
-		units, _ = strconv.ParseInt(whole, 10, 64) // at most 15 digits: always fits
+		units, _ = strconv.ParseInt(whole, 10, 64) // at most 14 digits: always fits
 	}
 	c := units * 100
 	switch len(frac) {
@@ -73,11 +73,14 @@ func parseDecimal(s string) (Cents, error) {
 	case 2:
 		c += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
 	}
+	if Cents(c) > MaxCents {
+		return 0, &PriceError{s, reasonTooLarge}
+	}
 	return Cents(c), nil
 }
 
 // fastCents reads a price in the form the servers write it (digits, a point, two digits; at
-// most 12 digits before the point, so within MaxPriceDigits); ok is false for any other form,
+// most 12 digits before the point, so within MaxCents); ok is false for any other form,
 // which parseDecimal reads or refuses. Such a price reads alike either way
 // (FuzzFastCentsIsParseCents).
 func fastCents(s string) (c Cents, ok bool) {

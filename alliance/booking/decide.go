@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"flightalliance/alliance/flight"
+	"flightalliance/contract"
 )
 
 // ConflictError is a refusal that changes nothing: a leg has fewer seats left than asked, or a
@@ -34,10 +35,10 @@ func Decide(legs []flight.Flight, booked Counts, seats int) (Counts, error) {
 	return next, nil
 }
 
-// MaxPrice is the most a booking may cost, in cents: 2^50, within what both sides read as a price
-// (contract.MaxCents), below the 2^53 a JSON client in JavaScript counts exactly, and far below
-// int64's end.
-const MaxPrice flight.Cents = 1 << 50
+// MaxPrice is the most a booking may cost, in cents: the most both sides read as a price
+// (contract.MaxCents, 2^50), below the 2^53 a JSON client in JavaScript counts exactly, and far
+// below int64's end.
+const MaxPrice = contract.MaxCents
 
 // CheckPrice refuses seats on legs whose price would pass MaxPrice (a booking committed and then
 // answered as malformed by the search server, at every retry): a *FieldError on "legs" when a

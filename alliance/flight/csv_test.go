@@ -67,7 +67,8 @@ func TestParseCSVRefusesBadFiles(t *testing.T) {
 		{"two sellers", header + ok + "UA1,UA,TLV,JFK,2026-12-02T08:00:00Z,2026-12-02T19:10:00Z,1.00,1\n",
 			"f.csv:3: seller: UA differs from seller LY of line 2"},
 		{"fraction of a second", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00.5Z,2026-12-01T19:10:00Z,1.00,1\n", "f.csv:2: departure: 2026-12-01T08:00:00.5Z has a fraction of a second"},
-		{"price a trip cannot show", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,20000000000000.00,1\n", "f.csv:2: price: 20000000000000.00 is more than a flight may cost"},
+		{"price a trip cannot show", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,6000000000000.00,1\n", "f.csv:2: price: 6000000000000.00 is more than a flight may cost"},
+		{"price no side reads", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,20000000000000.00,1\n", `f.csv:2: price: "20000000000000.00" is too large`},
 		{"seats past xsd:int", header + "LY1,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,1.00,3000000000\n", "f.csv:2: seats: 3000000000 is more than a flight may have"},
 		{"blank lines counted", header + "\n\n" + ok + "LY2,LY,TLV,JFK,x,2026-12-01T19:10:00Z,1.00,1\n", "f.csv:5: departure:"},
 	}

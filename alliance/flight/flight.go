@@ -78,10 +78,10 @@ func (f Flight) Validate() error {
 	return checkInstant("arrival", f.Arrival)
 }
 
-// MaxPrice is the most a flight may cost: a trip of two legs then costs at most 2^50 cents, the
-// most a booking may cost per seat (booking.MaxPrice), well within what both sides read as a
-// price (contract.MaxCents).
-const MaxPrice Cents = 1 << 49
+// MaxPrice is the most a flight may cost, 2^49 cents: a trip of two legs then costs at most the
+// most both sides read as a price (contract.MaxCents), which is also the most a booking may cost
+// per seat (booking.MaxPrice).
+const MaxPrice = contract.MaxCents / 2
 
 // MaxSeats is the most seats a flight may have: the WSDL's Seats is an xsd:int.
 const MaxSeats = math.MaxInt32
