@@ -9,6 +9,10 @@ import (
 	"flightalliance/search/registry"
 )
 
+// This file names, for the server's clients (the flights command, the tests of whole systems),
+// the types of the server's API that its packages by concern define, so that a client imports
+// search alone.
+
 // The answer of a search is merge's (the package that makes it); the search server's clients
 // read it as search.Answer and the rest, as they read every other type of the server's API here.
 type (

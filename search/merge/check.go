@@ -59,3 +59,12 @@ func checkLeg(wl *soap.Leg) (cents contract.Cents, dep, arr time.Time, err error
 	}
 	return cents, dep, arr, nil
 }
+
+// clip keeps echoed input short, so an error message cannot be used to reflect a huge value.
+func clip(s string) string {
+	const n = 40
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -12,12 +12,3 @@ func priceString(s string, cents contract.Cents) string {
 	}
 	return cents.String()
 }
-
-// clip keeps echoed input short, so an error message cannot be used to reflect a huge value.
-func clip(s string) string {
-	const n = 40
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
