@@ -12,7 +12,7 @@ import (
 )
 
 // This file is the machine's membership of its alliance: its session and its own ephemeral
-// entry in the tree (API.md, "The coordination tree"). Registering with the search servers is
+// entry in the tree (docs/api.md, "The coordination tree"). Registering with the search servers is
 // another matter, in delegate_loop.go and delegate_registration.go.
 
 // session is this machine's current etcd session (nil until it first joined).

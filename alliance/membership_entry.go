@@ -7,7 +7,7 @@ import (
 	"flightalliance/alliance/placement"
 )
 
-// machineEntry is the value of /alliances/<alliance>/machines/<machine> (API.md): who the machine
+// machineEntry is the value of /alliances/<alliance>/machines/<machine> (docs/api.md): who the machine
 // is, where it answers, and its committed assignment. Leaving announces a graceful leave.
 type machineEntry struct {
 	Name      string            `json:"name"`

@@ -2,7 +2,7 @@ package alliance
 
 import "path"
 
-// keys names the paths of one alliance in the coordination tree (API.md, "The coordination tree").
+// keys names the paths of one alliance in the coordination tree (docs/api.md, "The coordination tree").
 type keys struct{ root string }
 
 func newKeys(alliance string) keys { return keys{root: "/alliances/" + alliance} }

@@ -13,7 +13,7 @@ type Cents int64
 // MaxCents is the largest price ParseCents reads: 2^50 cents (11258999068426.24). Both sides
 // read prices with this bound, so a text one side reads as a price the other reads too. Of the
 // bounds the sides had (the search server's 2^50 cents, the airline's 15 integer digits, the SOAP
-// fast path's 12) it is the search server's, which API.md states: the most an answer shows and a
+// fast path's 12) it is the search server's, which docs/api.md states: the most an answer shows and a
 // booking may cost per seat, so that a flight costs at most half of it (flight.MaxPrice) and a
 // trip of two legs at most all of it. It is below 2^53, so a JSON client in JavaScript counts any
 // price in cents exactly, and far from int64's end, so sums of a few never overflow.

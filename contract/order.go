@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Order is how a list of trips is sorted (API.md, "sort"). Every order compares its own key
+// Order is how a list of trips is sorted (docs/api.md, "sort"). Every order compares its own key
 // first, then falls back on the price order (ComparePrice), so every order is total over
 // distinct trips and a page of a list is always the same window of it. The airline sorts its
 // list with it and the search server merges the alliances' lists with it: the top of each list
@@ -69,7 +69,7 @@ func Compare[T Trip](o Order, a, b T) int {
 	return ComparePrice(a, b)
 }
 
-// ComparePrice is the price order of API.md: by price, then by final arrival, then by the flight
+// ComparePrice is the price order of docs/api.md: by price, then by final arrival, then by the flight
 // numbers leg by leg (a direct trip before a connection that starts with the same flight), then
 // by the sellers leg by leg. A flight is identified by its seller and number, so the order is
 // total over distinct trips. It returns -1, 0 or +1.

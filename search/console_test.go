@@ -93,7 +93,7 @@ func TestConsoleFetchesNothingOutsideTheServer(t *testing.T) {
 	}
 }
 
-// TestConsoleFormIsLabelled checks API.md's promise about the form: labels beginning with
+// TestConsoleFormIsLabelled checks the promise of docs/api.md ("The web console") about the form: labels beginning with
 // "From", "To" and "Date", a button named "Search", and a label for every input and select.
 func TestConsoleFormIsLabelled(t *testing.T) {
 	page := string(console.Page().Body)

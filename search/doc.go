@@ -1,6 +1,6 @@
 // Package search is the search server: it keeps the registrations of the alliances' delegates,
 // answers GET /Services/FlightsSearch/flight by asking every registered delegate (SOAP getTrips)
-// in parallel, and merges their trips into one answer sorted as API.md says. It also forwards
+// in parallel, and merges their trips into one answer sorted as docs/api.md says. It also forwards
 // bookings to the alliance a booking names, and serves the web console.
 //
 // The server is cut by concern into packages, each with its own rules:

@@ -27,7 +27,7 @@ func (r *readiness) set(s serveState) { r.state.Store(int32(s)) }
 // It does not wait for any alliance to register, on purpose: alliances register through this
 // very server, and behind a Kubernetes Service that sends traffic only to ready pods, a search
 // server that waited for a registration would never get one — a deadlock. Until one registers,
-// a search is answered 503 with its reason (API.md), which is the truth a client should see.
+// a search is answered 503 with its reason (docs/api.md), which is the truth a client should see.
 func (s *Server) Readiness(context.Context) (ready bool, reason string) {
 	switch serveState(s.ready.state.Load()) {
 	case serving:

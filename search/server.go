@@ -221,7 +221,7 @@ func (s *Server) bookings() *booking.Handlers {
 	})
 }
 
-// Handler is the server's HTTP handler (every route of API.md plus /openapi.json, /healthz and
+// Handler is the server's HTTP handler (every route of docs/api.md plus /openapi.json, /healthz and
 // /metrics), for use under an http.Server of the caller's or in tests.
 func (s *Server) Handler() http.Handler { return s.handler }
 

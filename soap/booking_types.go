@@ -2,7 +2,7 @@ package soap
 
 import "encoding/xml"
 
-// Booking statuses, as Booking.Status carries them (API.md, "Bookings").
+// Booking statuses, as Booking.Status carries them (docs/api.md, "Bookings").
 const (
 	StatusConfirmed = "confirmed"
 	StatusHeld      = "held"

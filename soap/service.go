@@ -2,7 +2,7 @@ package soap
 
 import "flightalliance/soap/wsdl"
 
-// Names and paths of the two services, fixed by API.md.
+// Names and paths of the two services, fixed by docs/api.md.
 const (
 	SellerServiceName       = "SellerService"
 	SellerServicePath       = "/Services/SellerService"
@@ -10,7 +10,7 @@ const (
 	IntraClusterServicePath = "/Services/IntraClusterService"
 )
 
-// Operation names, fixed by API.md. The request element carries the operation's name and the
+// Operation names, fixed by docs/api.md. The request element carries the operation's name and the
 // response element the name plus "Response".
 const (
 	OpGetTrips          = "getTrips"
@@ -25,7 +25,7 @@ const (
 	OpRelevantByDst     = "getRelevantFlightsByDst"
 	OpGetFlights        = "getFlights"
 	// OpRelevantFlights is getRelevantFlightsBySrc and getRelevantFlightsByDst in one call (an
-	// addition to API.md's operations: one exchange rather than two per holder and search).
+	// addition to docs/api.md's operations: one exchange rather than two per holder and search).
 	OpRelevantFlights = "getRelevantFlights"
 )
 

@@ -10,7 +10,7 @@ import (
 	"flightalliance/alliance/flight"
 )
 
-// Limits of a request (API.md): a key is a client-chosen string of at most MaxKeyLen characters;
+// Limits of a request (docs/api.md): a key is a client-chosen string of at most MaxKeyLen characters;
 // a booking takes 1 to MaxSeats seats; a hold lasts MinHold to MaxHold.
 const (
 	MaxKeyLen = 128

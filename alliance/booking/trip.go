@@ -7,7 +7,7 @@ import (
 	"flightalliance/alliance/trip"
 )
 
-// CheckTrip tells whether legs form a trip of API.md: one flight, or two flights where the second
+// CheckTrip tells whether legs form a trip of docs/api.md: one flight, or two flights where the second
 // departs from the first's arrival airport on the same UTC date, at least minConn after the
 // first lands, and the connecting airport is neither end. The trip builder is the definition: a
 // pair is a connection exactly when Build would list it. The error is a *FieldError on "legs".

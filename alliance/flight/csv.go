@@ -26,7 +26,7 @@ const (
 	numColumns
 )
 
-// ParseCSV reads a whole flight file (API.md, "Flight data files"). name is used only in error
+// ParseCSV reads a whole flight file (docs/api.md, "Flight data files"). name is used only in error
 // messages, which read "name:line: field: reason". A file with any bad row yields no flights:
 // the first error is returned with a nil slice. The rules: header line required; every row
 // valid on its own (Flight.Validate, times RFC 3339 ending in Z); flight numbers unique; one

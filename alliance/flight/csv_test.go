@@ -38,7 +38,7 @@ func TestParseCSVColumnsInAnyOrder(t *testing.T) {
 	}
 }
 
-// Every rule of API.md has a row that breaks it; the message must name file, line and field.
+// Every rule of docs/api.md has a row that breaks it; the message must name file, line and field.
 func TestParseCSVRefusesBadFiles(t *testing.T) {
 	ok := "LY001,LY,TLV,JFK,2026-12-01T08:00:00Z,2026-12-01T19:10:00Z,512.00,180\n"
 	cases := []struct{ name, in, want string }{

@@ -1,5 +1,5 @@
 // Package flight is the flight data of one seller (airline): the flight model with prices in
-// integer cents and UTC dates, the CSV format of API.md (parse, validate, write), the Seller store
+// integer cents and UTC dates, the CSV format of docs/api.md ("Flight data files") (parse, validate, write), the Seller store
 // that indexes one seller's flights by (airport, UTC date) and pages them out for replication, and
 // a deterministic generator of realistic schedules between real airports.
 //

@@ -7,7 +7,7 @@ import (
 
 // Sentinel errors callers branch on. Every validation failure wraps ErrInvalid.
 var (
-	// ErrInvalid marks input that breaks the flight data rules of API.md.
+	// ErrInvalid marks input that breaks the flight data rules of docs/api.md.
 	ErrInvalid = errors.New("invalid flight data")
 	// ErrBadCursor marks a Page cursor this seller did not issue or cannot continue.
 	ErrBadCursor = errors.New("bad page cursor")

@@ -45,7 +45,7 @@ func CheckSeller(code string) error {
 // upper-case ASCII letter or a digit ("LY001").
 func ValidFlightNumber(number string) bool { return contract.ValidFlightNumber(number) }
 
-// Validate checks the rules of API.md that concern one flight alone. The error is a *FieldError
+// Validate checks the rules of docs/api.md that concern one flight alone. The error is a *FieldError
 // naming the first bad field. Times are instants: their location does not matter here (the CSV
 // form is always UTC, and NewSeller stores them in UTC).
 func (f Flight) Validate() error {

@@ -5,7 +5,7 @@
 //
 // Every change is one etcd transaction guarded by what it read, so nothing is locked and a seat
 // is never sold twice; an outcome that is not certain is reported as such (OutcomeError) and
-// settled by the same request again, which finds its idempotency record (DESIGN.md, "Bookings").
+// settled by the same request again, which finds its idempotency record (docs/design.md, "Bookings").
 // Because the guard settles it, a change first reads from this machine's own etcd member, without
 // a round trip to the leader; an answer that writes nothing (a refusal, a replay) is read again
 // linearizably before it is given, and lookups and seat counts always are (attempt.go).

@@ -2,7 +2,7 @@ package ledger
 
 import "path"
 
-// keys names the ledger's paths in one alliance's part of the coordination tree (API.md, "The
+// keys names the ledger's paths in one alliance's part of the coordination tree (docs/api.md, "The
 // coordination tree").
 type keys struct{ root string }
 

@@ -15,7 +15,7 @@ import (
 	"flightalliance/alliance/flight"
 )
 
-// Ledger is the alliance's book of bookings: its etcd is the system of record (DESIGN.md,
+// Ledger is the alliance's book of bookings: its etcd is the system of record (docs/design.md,
 // "Bookings"). Every change is one transaction that succeeds only if what it read is unchanged —
 // the idempotency record still absent, every counter at the revision read — so nothing is locked,
 // a lost race is re-read and retried, and an ambiguous outcome (a timeout, a leader change) is

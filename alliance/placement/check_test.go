@@ -7,7 +7,7 @@ import (
 )
 
 // This file checks a Result against its Snapshot from first principles, without the planner's
-// code: DESIGN.md invariants 1–4 and the meaning of every Result field.
+// code: the placement invariants of docs/design.md ("What must hold") and the meaning of every Result field.
 
 // truth is what a snapshot says, computed independently of view.go.
 type truth struct {

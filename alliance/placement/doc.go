@@ -1,6 +1,6 @@
 // Package placement decides which machine of an alliance holds which seller, as PRIMARY and as
 // BACKUP. It is the deterministic planner every machine runs on the same snapshot of the
-// alliance, so that all of them compute the same assignment without a leader (DESIGN.md,
+// alliance, so that all of them compute the same assignment without a leader (docs/design.md,
 // "Placement").
 //
 // Plan is a pure function: a Snapshot in, a Result out. It must not do I/O, read a clock, draw

@@ -9,7 +9,7 @@ import (
 	"flightalliance/alliance/flight"
 )
 
-// Build returns the trips of API.md for q, sorted (see Compare):
+// Build returns the trips of docs/api.md for q, sorted (see Compare):
 //
 //   - direct: a flight from q.Src to q.Dst departing on q.Date;
 //   - connection: f1 from q.Src to an airport X not in {q.Src, q.Dst}, then f2 from X to q.Dst,

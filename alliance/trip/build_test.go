@@ -66,7 +66,7 @@ func flights(specs ...string) []flight.Flight {
 	return out
 }
 
-// Each scenario is one rule of API.md ("Trips"), with its boundary.
+// Each scenario is one rule of docs/api.md ("Trips"), with its boundary.
 func TestBuildScenarios(t *testing.T) {
 	cases := []struct {
 		name           string

@@ -8,7 +8,7 @@ import (
 	"flightalliance/contract"
 )
 
-// Order is how a list of trips is sorted (API.md, "sort"): the contract's orders
+// Order is how a list of trips is sorted (docs/api.md, "sort"): the contract's orders
 // (contract.Order), which the search server merges the alliances' lists by. Each order compares
 // its own key first, then falls back on the price order of Compare, so every order is total and
 // a page of a list is always the same window.

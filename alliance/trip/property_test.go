@@ -54,7 +54,7 @@ func genQuery(t *rapid.T) Query {
 	return q
 }
 
-// reference is API.md's definition of trips, read literally: every flight and every ordered pair
+// reference is docs/api.md's definition of trips, read literally: every flight and every ordered pair
 // of flights, checked rule by rule.
 func reference(q Query, all []flight.Flight) []Trip {
 	if q.Src == q.Dst {

@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultMinConnection is the shortest time between the arrival of a connection's first flight
-// and the departure of its second when Query.MinConnection is not set (API.md).
+// and the departure of its second when Query.MinConnection is not set (docs/api.md).
 const DefaultMinConnection = 30 * time.Minute
 
 // Query is what a search asks an alliance.

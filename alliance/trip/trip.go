@@ -23,7 +23,7 @@ type Trip struct {
 // Arrival is when the trip's last flight arrives.
 func (t Trip) Arrival() time.Time { return t.Legs[len(t.Legs)-1].Arrival }
 
-// Compare orders trips as API.md sorts them: by price, then by final arrival, then by the flight
+// Compare orders trips as docs/api.md sorts them: by price, then by final arrival, then by the flight
 // numbers leg by leg (a direct trip before a connection that starts with the same flight), then
 // by the sellers leg by leg, which makes the order total over distinct trips, since a flight is
 // identified by its seller and number (contract.ComparePrice). It returns -1, 0 or +1.
@@ -34,5 +34,5 @@ func Compare(a, b Trip) int {
 // Less reports whether a sorts before b (see Compare).
 func Less(a, b Trip) bool { return Compare(a, b) < 0 }
 
-// Sort sorts trips in the order of API.md.
+// Sort sorts trips in the order of docs/api.md.
 func Sort(trips []Trip) { slices.SortFunc(trips, Compare) }

@@ -1,5 +1,5 @@
 // Command airline is one airline server: a machine of an alliance. Start N of them with the same
-// --peers list and they form an alliance; see API.md ("Airline server command line").
+// --peers list and they form an alliance; see docs/api.md ("Airline server command line").
 //
 // Every flag may also come from its FA_AIRLINE_<FLAG> variable or a --config file
 // (internal/daemonconfig); --probe-listen serves /livez and /readyz apart from the API

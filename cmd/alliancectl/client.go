@@ -14,7 +14,7 @@ import (
 // maxBody bounds every answer alliancectl reads.
 const maxBody = 64 << 20
 
-// answer is the part of a search answer (API.md, "Search server") alliancectl reads.
+// answer is the part of a search answer (docs/api.md, "Search") alliancectl reads.
 type answer struct {
 	Trips     []json.RawMessage `json:"trips"`
 	Complete  bool              `json:"complete"`

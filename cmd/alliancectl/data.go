@@ -103,7 +103,7 @@ func generate(ctx context.Context, bin string, d DataSpec, sellers []string) err
 	return nil
 }
 
-// routes reads the flights of the given sellers' CSV files (API.md's format) and returns every
+// routes reads the flights of the given sellers' CSV files (docs/api.md, "Flight data files") and returns every
 // distinct (src, dst, date) with a direct flight, in file order: queries that have trips.
 func routes(d DataSpec, sellers []string) ([]Query, error) {
 	seen := map[Query]bool{}

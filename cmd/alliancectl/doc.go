@@ -2,7 +2,7 @@
 // server and alliances of airline servers on 127.0.0.1, over a run directory (default var/run)
 // whose state.json records every process it started (name, pid, command line, ports, log).
 //
-// It speaks only the external contract of API.md (command lines, REST, GET /status, CSV files,
+// It speaks only the external contract of docs/api.md (command lines, REST, GET /status, CSV files,
 // the coordination tree), so it imports nothing from the module but internal/freeport (ports),
 // internal/pki (keys) and internal/backup (etcd snapshots).
 // It must never signal a process it did not start: every signal goes to a pid from state.json,

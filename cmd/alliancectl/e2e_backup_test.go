@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// bookingAPI is the search server's REST bookings (API.md, "Bookings"), as a client calls them.
+// bookingAPI is the search server's REST bookings (docs/api.md, "Bookings"), as a client calls them.
 type bookingAPI struct {
 	base string
 	c    *http.Client

@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// treeAlliance is what an alliance's coordination tree says of it (API.md, "The coordination
+// treeAlliance is what an alliance's coordination tree says of it (docs/api.md, "The coordination
 // tree"), read with alliancectl's own etcd client.
 type treeAlliance struct {
 	Name     string

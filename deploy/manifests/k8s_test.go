@@ -186,7 +186,7 @@ func TestStatefulSetVolumes(t *testing.T) {
 	}
 }
 
-// checkSellerCSV checks that data is a flight file (API.md's header) of seller code only.
+// checkSellerCSV checks that data is a flight file (docs/api.md, "Flight data files") of seller code only.
 func checkSellerCSV(t *testing.T, what, code, data string) {
 	t.Helper()
 	rows, err := csv.NewReader(strings.NewReader(data)).ReadAll()

@@ -1,5 +1,5 @@
 // Package backup saves, verifies and restores etcd snapshots of an alliance's coordination
-// tree. The tree is the system of record for bookings (API.md, "Bookings"): everything else in
+// tree. The tree is the system of record for bookings (docs/api.md, "Bookings"): everything else in
 // it — placement, sessions, rounds — the machines rebuild from their flight files, but the
 // bookings, seat counters and idempotency records exist nowhere else.
 //

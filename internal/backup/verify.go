@@ -159,7 +159,7 @@ func (s *Summary) read(file string) error {
 	})
 }
 
-// alliancesPrefix is where every alliance's keys live (API.md, "The coordination tree").
+// alliancesPrefix is where every alliance's keys live (docs/api.md, "The coordination tree").
 const alliancesPrefix = "/alliances/"
 
 // count records the alliances of live and counts their booking records

@@ -24,7 +24,7 @@ type Booker interface {
 	GetSeats(ctx context.Context, alliance, seller, flight string) (*soap.GetSeatsResponse, error)
 }
 
-// Booking is the JSON form of a booking (API.md, "Bookings"): every REST booking answer. Legs
+// Booking is the JSON form of a booking (docs/api.md, "Bookings"): every REST booking answer. Legs
 // are rendered as a search renders them; Price is what the whole booking costs; ExpiresAt is set
 // only on a hold.
 type Booking struct {
@@ -71,7 +71,7 @@ var bookingStatuses = []string{soap.StatusConfirmed, soap.StatusHeld, soap.Statu
 
 // convertBooking checks a delegate's booking and renders it as JSON. Legs are stamped with the
 // alliance's registration name, as in a search. An error means the delegate answered something
-// that is not a booking of API.md.
+// that is not a booking of docs/api.md.
 func convertBooking(alliance string, wb *soap.Booking) (Booking, error) {
 	if wb == nil {
 		return Booking{}, errors.New("no booking in the answer")

@@ -108,7 +108,7 @@ func (h *Handlers) onBooking(w http.ResponseWriter, r *http.Request, op bookingO
 		h.bookingError(w, op, http.StatusBadRequest, "query string: a booking's routes take no query parameters")
 		return
 	}
-	// These routes read no body; one past the limit is refused all the same (API.md, "Bodies"),
+	// These routes read no body; one past the limit is refused all the same (docs/api.md, "Bodies"),
 	// before the alliance is asked.
 	if _, err := io.Copy(io.Discard, r.Body); err != nil {
 		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {

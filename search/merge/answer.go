@@ -1,6 +1,6 @@
 package merge
 
-// Answer is the JSON body of a 200 search response (API.md, "Search server"). Total counts the
+// Answer is the JSON body of a 200 search response (docs/api.md, "Search"). Total counts the
 // trips of the whole list (after nonstop and max_price); Trips is the window of it the query's
 // offset and limit select (the whole list without a limit).
 type Answer struct {
@@ -46,7 +46,7 @@ type Leg struct {
 }
 
 // AllianceStatus says whether one registered alliance answered for all of its sellers.
-// MissingSellers is never null. Error, an addition to API.md, says why an alliance that did not
+// MissingSellers is never null. Error says why an alliance that did not
 // answer at all is incomplete (timeout, SOAP fault, unreachable, malformed answer).
 type AllianceStatus struct {
 	Name           string   `json:"name"`

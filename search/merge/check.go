@@ -37,7 +37,7 @@ func checkLeg(wl *soap.Leg) (cents contract.Cents, dep, arr time.Time, err error
 	if err != nil {
 		return 0, dep, arr, fmt.Errorf("arrival %q is not an RFC 3339 instant", clip(wl.Arrival))
 	}
-	// API.md: instants in UTC. An offset of zero ("+00:00") is UTC written another way; any
+	// docs/api.md: instants in UTC. An offset of zero ("+00:00") is UTC written another way; any
 	// other would show the client a local time (the text is copied as it came).
 	if _, off := dep.Zone(); off != 0 {
 		return 0, dep, arr, fmt.Errorf("departure %q is not in UTC", clip(wl.Departure))

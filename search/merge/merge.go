@@ -19,7 +19,7 @@ type DelegateAnswer struct {
 
 // trip is a validated trip of a delegate's answer with its sort keys decoded once. Its legs stay
 // the delegate's (shared by the trips that name the same shared leg): the answer shows them
-// stamped with the alliance's registration name and with prices written as API.md writes them
+// stamped with the alliance's registration name and with prices written as docs/api.md writes them
 // (see appendJSON and materialize).
 type trip struct {
 	price     string // as the delegate wrote it

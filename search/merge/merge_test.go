@@ -120,7 +120,7 @@ func TestMergeRefusesMalformedAnswers(t *testing.T) {
 		"not connecting":   wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "02:00", "1"), leg("LY2", "ROM", "JFK", "03:00", "04:00", "1")),
 		"via src":          wireTrip("", leg("LY1", "TLV", "TLV", "01:00", "02:00", "1"), leg("LY2", "TLV", "JFK", "03:00", "04:00", "1")),
 		"leaves too early": wireTrip("", leg("LY1", "TLV", "ATH", "01:00", "03:00", "1"), leg("LY2", "ATH", "JFK", "02:00", "04:00", "1")),
-		// Legs the answer would show as they came: airports and instants as API.md has them.
+		// Legs the answer would show as they came: airports and instants as docs/api.md has them.
 		"no stop airport":    wireTrip("", leg("LY1", "TLV", "", "01:00", "02:00", "1"), leg("LY2", "", "JFK", "03:00", "04:00", "1")),
 		"stop in lower case": wireTrip("", leg("LY1", "TLV", "ath", "01:00", "02:00", "1"), leg("LY2", "ath", "JFK", "03:00", "04:00", "1")),
 		"not in UTC":         {Legs: []soap.Leg{{Flight: "LY1", Seller: "LY", Src: "TLV", Dst: "JFK", Departure: "2026-12-01T05:00:00+02:00", Arrival: "2026-12-01T04:00:00Z", Price: "1"}}},

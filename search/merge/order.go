@@ -23,7 +23,7 @@ func compare(o contract.Order, a, b *trip) int {
 	return compareRest(a, b)
 }
 
-// comparePrice is the price order of API.md as the airline's trip.Compare has it, then the
+// comparePrice is the price order of docs/api.md as the airline's trip.Compare has it, then the
 // alliance, then the remaining fields.
 func comparePrice(a, b *trip) int {
 	if c := contract.ComparePrice(a, b); c != 0 {

@@ -2,7 +2,7 @@ package merge
 
 import "flightalliance/contract"
 
-// priceString is cents as API.md writes prices ("512.00"): s itself when s, which
+// priceString is cents as docs/api.md writes prices ("512.00"): s itself when s, which
 // contract.ParseCents read as cents, is already written so (as delegates write prices), else a
 // new string.
 func priceString(s string, cents contract.Cents) string {

@@ -7,7 +7,7 @@ import (
 )
 
 // Query is a validated search (the search server's ParseQuery makes it): IATA airports, an ISO
-// date, an optional seller filter, and the optional paging and controls of API.md.
+// date, an optional seller filter, and the optional paging and controls of docs/api.md.
 type Query struct {
 	Src     string
 	Dst     string

@@ -1,4 +1,4 @@
-// Package flightfile reads and writes the flight files of API.md on disk: a seller's CSV file
+// Package flightfile reads and writes the flight files of docs/api.md on disk: a seller's CSV file
 // loaded into a flight.Seller, and a directory of generated files. It is the file edge of the
 // pure package flight, which parses and writes CSV only through an io.Reader or io.Writer; it
 // must not hold any rule of the format itself.
