@@ -14,7 +14,7 @@ import (
 // maxReplicas bounds --replicas: more copies than this cost more than the failures they cover.
 const maxReplicas = 5
 
-// defaultReplicas is the seed's model: one PRIMARY and one BACKUP.
+// defaultReplicas is the two-copy model: one PRIMARY and one BACKUP.
 const defaultReplicas = 2
 
 // allianceSettings is the value of /alliances/<alliance>/config: what every machine of the

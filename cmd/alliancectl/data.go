@@ -81,7 +81,7 @@ var madeUpCodes = sync.OnceValue(func() []string {
 func (d DataSpec) csvPath(code string) string { return filepath.Join(d.Dir, code+".csv") }
 
 // generate writes the CSV files of sellers that have none yet, with `flights generate`. A
-// seller's schedule depends only on the seed and its code, so files made later (by `add`) fit
+// seller's schedule depends only on the generator's seed (--seed) and its code, so files made later (by `add`) fit
 // the ones made by `up`.
 func generate(ctx context.Context, bin string, d DataSpec, sellers []string) error {
 	var missing []string

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Issue 21's done-means for `alliancectl up 5` (secure, as by default): the five machines keep
+// What `alliancectl up 5` must do (secure, as by default): the five machines keep
 // one another past the dead-member grace; after `kill m2`, a wait past the grace and `restart
 // m2`, m2 is back in every view and every etcd member list within 30 s while m1 m3 m4 m5 were
 // never removed, and then all five agree (one delegate, a quorum each, all voters: five is

@@ -81,7 +81,7 @@ func stopRun(t *testing.T, cmd *exec.Cmd, printed func() string, procs map[strin
 	assertAllGone(t, procs)
 }
 
-// Issue 21, item 5: what `make run` starts (secure: keys, TLS, tokens) keeps its healthy
+// What `make run` starts (secure: keys, TLS, tokens) keeps its healthy
 // machines. Under TLS the etcd peer probe once failed on every healthy member and the leader
 // evicted them about 12 s after start; here a window well past the dead-member grace (10 s) is
 // watched every second, and a machine that leaves any view or etcd member list (or is removed
