@@ -93,7 +93,7 @@ type allianceOpts struct {
 	net    bool     // put every machine behind proxies that can cut it off
 	perDay int      // flights per seller per day (default 60)
 	days   int      // days of flights (default 2)
-	// open runs the alliance as the seed describes it: plain HTTP, no token. By default every
+	// open runs the alliance in the open mode: plain HTTP, no token. By default every
 	// machine runs as make run starts it: its alliance's token, TLS with a certificate of the
 	// test CA on SOAP, /status and etcd's peer and client traffic, client certificates required.
 	open bool

@@ -39,7 +39,7 @@ func head(s []string) []string { return s[:min(3, len(s))] }
 // loses a machine in the middle of a round. It runs secure, as make run does.
 func TestAllianceLifecycle(t *testing.T) { testAllianceLifecycle(t, allianceOpts{}) }
 
-// TestAllianceLifecycleOpen is the same life in the seed's open mode (plain HTTP, no token).
+// TestAllianceLifecycleOpen is the same life in the open mode (plain HTTP, no token).
 func TestAllianceLifecycleOpen(t *testing.T) { testAllianceLifecycle(t, allianceOpts{open: true}) }
 
 func testAllianceLifecycle(t *testing.T, opts allianceOpts) {

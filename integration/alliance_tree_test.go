@@ -91,7 +91,7 @@ func (st treeState) zoneOf(m string) string { return cmp.Or(st.machines[m].Zone,
 // entries with the seller entries, for the given live machines and sellers — with K replicas
 // (API.md): one PRIMARY and min(K, live)−1 BACKUPs on distinct machines, in as many distinct
 // zones as the copies and the live zones allow; primaries balanced within one, and backups too
-// in the seed's model (K = 2, every machine its own zone).
+// in the two-copy model (K = 2, every machine its own zone).
 func checkInvariants(st treeState, live, sellers []string) error {
 	if got := slices.Sorted(maps.Keys(st.machines)); !slices.Equal(got, live) {
 		return fmt.Errorf("machines in the tree %v, want the live ones %v", got, live)

@@ -18,7 +18,7 @@ const (
 	loadPage    = 20
 )
 
-// BenchmarkSearchUnderLoad measures issue 24's load: 16 clients, each on its own HTTP/1.1
+// BenchmarkSearchUnderLoad measures a steady load: 16 clients, each on its own HTTP/1.1
 // connection to the search server, in a closed loop (a client sends its next search when its
 // last answer is read), beside the in-process reference measured in the same run on the same
 // cores. The setup is BenchmarkSearchREST's: 5 machines × 1 seller × 10,000 flights a day, one

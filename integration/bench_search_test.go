@@ -10,7 +10,7 @@ import (
 	"flightalliance/tests/framework"
 )
 
-// BenchmarkSearchREST measures issue 12's REST path against an in-process reference, on the same
+// BenchmarkSearchREST measures the REST path against an in-process reference, on the same
 // generated data, in one run: 5 machines × 1 seller × 10,000 flights a day, 40 random airport
 // pairs (the same every run; their median answer has about 2,500 trips, 900 KiB of JSON).
 //
@@ -28,10 +28,10 @@ import (
 //   - rest-cold: GET /Services/FlightsSearch/flight through a search server process that keeps
 //     no answers (--answer-cache 0), whose alliance runs with --cache-mib 0 --flights-cache 0:
 //     every search gathers flights from the machines, joins and sorts them at the delegate, which
-//     sends the whole list, and the search server decodes it and encodes it as JSON. (Before
-//     session 13 this search server kept answers, so the second and third calls of a query were
-//     answered by the delegate's "not modified" — a gather and a join, but not the two
-//     encodings and a megabyte less over each hop.) rest-warm: through a search server that
+//     sends the whole list, and the search server decodes it and encodes it as JSON. (It must
+//     keep no answers: one that keeps them asks again with their ETags, and the second and
+//     third calls of a query are answered by the delegate's "not modified" — a gather and a
+//     join, but not the two encodings and a megabyte less over each hop.) rest-warm: through a search server that
 //     keeps answers, whose alliance caches, after a first call per query. Each is the median of
 //     3 calls per query; the ratios are per query, their median reported. The client speaks
 //     HTTP/1.1, as BenchmarkSearchUnderLoad's; rest-cold-h2 and rest-warm-h2 are the same calls

@@ -27,7 +27,7 @@ var wanAirlineFlags = []string{"--network", "wan"}
 // wanSearchFlags are the settings for a search server 200 ms from the delegates (--hedge-delay).
 var wanSearchFlags = []string{"--network", "wan"}
 
-// BenchmarkAcrossContinents is issue 24's alliance across continents: three machines of one
+// BenchmarkAcrossContinents is an alliance across continents: three machines of one
 // alliance (secure, two copies of every seller) and a search server, every link between them
 // 200 ms round trip — etcd's peer traffic, the SOAP calls between machines, the search server's
 // calls to the delegate and the delegate's registrations each go through a proxy of the machine

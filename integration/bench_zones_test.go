@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// BenchmarkTwentyMachinesInZones starts 20 machines × 200 sellers twice — the seed's model (two
+// BenchmarkTwentyMachinesInZones starts 20 machines × 200 sellers twice — the two-copy model (two
 // copies, every machine its own zone) as the reference, then four zones with three copies of
 // every seller — and for each reports the largest resident set once placed, and the time from a
 // kill -9 of a non-delegate machine to a settled placement without it (every seller in as many

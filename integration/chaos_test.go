@@ -51,7 +51,7 @@ type chaosFault struct {
 // FA_CHAOS_REPLICAS sets the alliance's K (default 3). With three or more copies of every seller,
 // two faulty machines always leave one; with FA_CHAOS_STRICT=1 (make chaos) no answer may then be
 // incomplete either. (Not yet so: 5-minute runs still answer about 2 % incomplete after pauses and
-// partitions, none after kills — issue 23's note.)
+// partitions, none after kills.)
 func TestChaos(t *testing.T) {
 	duration, seed := chaosSettings(t, "FA_CHAOS")
 	replicas := 3
