@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"flightalliance/contract"
 	"flightalliance/coord/member"
 	"flightalliance/internal/pki"
 )
@@ -74,8 +75,8 @@ func (c Config) normalize() (Config, error) {
 	if !nameRE.MatchString(c.Name) {
 		errs = append(errs, fmt.Errorf("name: %q is not a machine name (letters, digits, _ . -, at most 63)", c.Name))
 	}
-	if !nameRE.MatchString(c.Alliance) {
-		errs = append(errs, fmt.Errorf("alliance: %q is not an alliance name (letters, digits, _ . -, at most 63)", c.Alliance))
+	if !nameRE.MatchString(c.Alliance) || !contract.ValidAlliance(c.Alliance) {
+		errs = append(errs, fmt.Errorf("alliance: %q is not an alliance name (letters, digits, _ -, at most 63; no '.', which ends the alliance in a booking's id)", c.Alliance))
 	}
 	if c.Zone == "" {
 		c.Zone = c.Name

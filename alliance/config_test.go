@@ -53,3 +53,16 @@ func TestNormalizeZoneAndReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeRefusesAnAllianceNoSearchServerRegisters: a machine name may have a '.', an
+// alliance name may not — the search server could never register it, and a booking's id ends
+// its alliance at the first '.'.
+func TestNormalizeRefusesAnAllianceNoSearchServerRegisters(t *testing.T) {
+	if _, err := (Config{Name: "m1.east", Alliance: "star", Listen: "127.0.0.1:8101"}).normalize(); err != nil {
+		t.Errorf("a machine name with a '.': %v", err)
+	}
+	_, err := Config{Name: "m1", Alliance: "star.east", Listen: "127.0.0.1:8101"}.normalize()
+	if err == nil || !strings.HasPrefix(err.Error(), `alliance: "star.east"`) {
+		t.Errorf("an alliance name with a '.': %v, want an error naming the field", err)
+	}
+}

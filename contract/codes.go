@@ -20,3 +20,20 @@ func upperAlnum(s string, minLen, maxLen int) bool {
 	}
 	return true
 }
+
+// ValidAlliance reports whether name is an alliance's name: 1 to 64 ASCII letters, digits, '_' or
+// '-'. A search server registers alliances by it and a booking's id begins with it, up to a '.'
+// (so no alliance name has one); an airline server refuses to run in an alliance whose name it is
+// not.
+func ValidAlliance(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !isUpper(c) && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"flightalliance/contract"
 )
 
 // Registration is one alliance's delegate as the search server knows it. A delegate refreshes it
@@ -42,20 +44,9 @@ type Fallback struct {
 	Until time.Time `json:"until"`
 }
 
-// ValidName reports whether name is an alliance's name as the search server registers it: 1 to
-// 64 ASCII letters, digits, '_' or '-'.
-func ValidName(name string) bool {
-	if len(name) < 1 || len(name) > 64 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// ValidName reports whether name is an alliance's name as the search server registers it
+// (contract.ValidAlliance).
+func ValidName(name string) bool { return contract.ValidAlliance(name) }
 
 // maxFallbacks bounds a registration's Previous.
 const maxFallbacks = 8
