@@ -3,8 +3,9 @@
 // whose state.json records every process it started (name, pid, command line, ports, log).
 //
 // It speaks only the external contract of docs/api.md (command lines, REST, GET /status, CSV files,
-// the coordination tree), so it imports nothing from the module but internal/freeport (ports),
-// internal/pki (keys) and internal/backup (etcd snapshots).
+// the coordination tree), so it imports nothing of the servers: only internal packages — ports
+// (freeport), keys (pki), etcd snapshots (backup), the airline's command line (airlinecmd) and
+// the fault network (faultnet).
 // It must never signal a process it did not start: every signal goes to a pid from state.json,
 // and only while that pid's command line is still the one recorded. It builds nothing: the
 // binaries come from --bin (default bin/, see `make build`).
@@ -26,5 +27,11 @@
 // and no state.json. restore writes a new alliance's etcd member data from a backup, and probe
 // is a container's health check.
 //
-// Run `alliancectl help` for the commands; docs/operations/alliancectl.md has every command with an example.
+// Run `alliancectl help` for the commands; docs/operations/alliancectl.md has every command with
+// an example.
+//
+// Its 45 files are one package because a command is one program: they are its subcommands, a
+// file or a few each, named by subcommand (up*, status*, keys*, remote*, proxy*, backup,
+// restore…), over one run directory (state.go) and one process table (procs.go). What other
+// programs reuse lives in internal/.
 package main
