@@ -40,6 +40,15 @@
 //     orchestrator's /readyz), metrics.go (/metrics), status_removals.go (the etcd member
 //     removals shown and counted).
 //
+// Why one package of some thirty files: they are one Machine's parts, sharing its state — the
+// view, the copies, the session, the metrics — under one discipline of locks, and each concern's
+// files call the others' (a round reads the view and commits copies; the delegate reads the view
+// and the copies' versions). Splitting them would export the Machine's internals to its own
+// parts. What can stand alone already does: every decision is a package of its own (placement,
+// trip, booking), and so are the delegate's search (gather), the bookings' record (ledger) and
+// the SOAP forms (wire); the pure parts left here (delegate_role.go, delegate_registrar.go,
+// round_pacer.go, copies_drops.go) are values in, values out, tested as such.
+//
 // Words: a "copy" is this machine's data of one seller (the copies type); "etcd" is the
 // coordination store all machines share, read through the tree — the two are never both called
 // a store.
