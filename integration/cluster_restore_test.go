@@ -29,6 +29,9 @@ func (c *cluster) backupRestore(t *testing.T, api bookingAPI, held map[flight.Ke
 	for _, f := range flights {
 		ids = append(ids, held[f.Key()]...)
 	}
+	if len(ids) == 0 {
+		t.Fatal("no booking held before the backup: the restore would have nothing to prove")
+	}
 	before := readBookings(t, api, ids)
 	seats := map[string]int{}
 	for _, f := range flights {
