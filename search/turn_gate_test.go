@@ -61,7 +61,7 @@ func (l *gateLog) all() []string {
 	return slices.Clone(l.hows)
 }
 
-func TestOrderGateGivesTurnsFirstComeFirstServed(t *testing.T) {
+func TestTurnGateGivesTurnsFirstComeFirstServed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
 		g := newTurnGate(2, time.Second, time.Now, log.count)
@@ -96,7 +96,7 @@ func TestOrderGateGivesTurnsFirstComeFirstServed(t *testing.T) {
 	})
 }
 
-func TestOrderGateWaitsAtMostItsMaxWait(t *testing.T) {
+func TestTurnGateWaitsAtMostItsMaxWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
 		g := newTurnGate(1, 100*time.Millisecond, time.Now, log.count)
@@ -121,7 +121,7 @@ func TestOrderGateWaitsAtMostItsMaxWait(t *testing.T) {
 	})
 }
 
-func TestOrderGateLetsSearchesRunBesideTurnsHeldLong(t *testing.T) {
+func TestTurnGateLetsSearchesRunBesideTurnsHeldLong(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
 		g := newTurnGate(4, 100*time.Millisecond, time.Now, log.count)
@@ -153,7 +153,7 @@ func TestOrderGateLetsSearchesRunBesideTurnsHeldLong(t *testing.T) {
 	})
 }
 
-func TestOrderGateLeavesTheQueueWhenTheSearchEnds(t *testing.T) {
+func TestTurnGateLeavesTheQueueWhenTheSearchEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		log := &gateLog{}
 		g := newTurnGate(1, time.Minute, time.Now, log.count)
@@ -174,7 +174,7 @@ func TestOrderGateLeavesTheQueueWhenTheSearchEnds(t *testing.T) {
 	})
 }
 
-func TestANilOrderGateLetsEverySearchRun(t *testing.T) {
+func TestANilTurnGateLetsEverySearchRun(t *testing.T) {
 	var g *turnGate
 	g.enter(context.Background())()
 }
