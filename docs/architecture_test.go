@@ -143,3 +143,26 @@ func TestCoordIsClientOnly(t *testing.T) {
 	}
 	t.Fatal("no package coord")
 }
+
+// TestServersApart: the search server's packages import nothing of the airline server's, nor the
+// reverse; they meet in soap and contract. search/internal/searchtest, test support that builds
+// reference answers with the airline's trip builder, is the one exception.
+func TestServersApart(t *testing.T) {
+	for _, p := range listPackages(t) {
+		name := strings.TrimPrefix(p.ImportPath, module)
+		for _, imp := range p.Imports {
+			own, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			searchSide := name == "search" || strings.HasPrefix(name, "search/")
+			allianceSide := name == "alliance" || strings.HasPrefix(name, "alliance/")
+			switch {
+			case searchSide && name != "search/internal/searchtest" && (own == "alliance" || strings.HasPrefix(own, "alliance/")):
+				t.Errorf("%s (the search server) imports %s (the airline server)", name, own)
+			case allianceSide && (own == "search" || strings.HasPrefix(own, "search/")):
+				t.Errorf("%s (the airline server) imports %s (the search server)", name, own)
+			}
+		}
+	}
+}
