@@ -25,8 +25,9 @@ var params = []string{"src", "dst", "date", "servers", "limit", "offset", "nonst
 // maxSellers bounds the seller filter so that a query stays small on the wire.
 const maxSellers = 64
 
-// ParseQuery validates the query string of a search into the query merge answers. Every parameter must appear at most once;
-// unknown parameters are refused rather than ignored, so that a typo never widens a search.
+// ParseQuery validates the query string of a search into the query merge answers. Every
+// parameter must appear at most once; unknown parameters are refused rather than ignored, so
+// that a typo never widens a search.
 func ParseQuery(v url.Values) (merge.Query, error) {
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		vals := v[name]
